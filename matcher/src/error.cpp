@@ -1,0 +1,47 @@
+#include "nt/error.hpp"
+
+#include <array>
+#include <utility>
+
+namespace nt {
+
+namespace {
+constexpr std::array<std::pair<errc, std::string_view>, 14> code_names{{
+    {errc::parse_error, "parse_error"},
+    {errc::invalid_spec, "invalid_spec"},
+    {errc::duplicate_name, "duplicate_name"},
+    {errc::unknown_tensor, "unknown_tensor"},
+    {errc::incompatible_sizes, "incompatible_sizes"},
+    {errc::no_counterpart, "no_counterpart"},
+    {errc::name_mismatch, "name_mismatch"},
+    {errc::ambiguous, "ambiguous"},
+    {errc::axis_out_of_range, "axis_out_of_range"},
+    {errc::index_out_of_range, "index_out_of_range"},
+    {errc::invalid_argument, "invalid_argument"},
+    {errc::not_a_view, "not_a_view"},
+    {errc::read_only, "read_only"},
+    {errc::type_mismatch, "type_mismatch"},
+}};
+}  // namespace
+
+std::string_view to_string(errc code) noexcept {
+    for (const auto& [c, name] : code_names)
+        if (c == code) return name;
+    return "unknown_error";
+}
+
+bool errc_from_string(std::string_view text, errc& code) noexcept {
+    for (const auto& [c, name] : code_names)
+        if (name == text) {
+            code = c;
+            return true;
+        }
+    return false;
+}
+
+error::error(errc code, const std::string& message)
+    : std::runtime_error("[nt." + std::string(to_string(code)) + "] " + message), code_(code), message_(message) {}
+
+void throw_error(errc code, const std::string& message) { throw error(code, message); }
+
+}  // namespace nt
