@@ -109,6 +109,10 @@ private:
     bool target_mode_;
 };
 
+std::string count_of(std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 bool fail(mismatch* why, errc code, std::string message) {
     if (why) {
         why->code = code;
@@ -230,10 +234,13 @@ private:
             members += say_.input(i) + " " + say_.axis(i, static_cast<std::size_t>(a));
         }
         const group_key key = key_of_output(o);
-        std::string group = is_named_key(key) ? "axis '" + std::string(name_of_group(key).str()) + "'"
-                                              : "the " + ordinal_from_right(static_cast<std::size_t>(-key)) +
-                                                    " unnamed axes (output axis " + std::to_string(o) + ")";
-        std::string message = "cannot broadcast " + group + " (paired " + rule + "): " + members +
+        const std::string group =
+            is_named_key(key) ? "axis '" + std::string(name_of_group(key).str()) + "' (paired " + rule + ")"
+            : options_.policy == policy::positional
+                ? "output axis " + std::to_string(o) + " (paired " + rule + ")"
+                : "output axis " + std::to_string(o) + " (the " + ordinal_from_right(static_cast<std::size_t>(-key)) +
+                      " unnamed axes, paired " + rule + ")";
+        std::string message = "cannot broadcast " + group + ": " + members +
                               "; sizes in a group must be equal or 1. Shapes: " + say_.shapes() + ". Fix: ";
         if (is_named_key(key))
             message += "make the sizes agree, or rename one of the axes if they are different dimensions";
@@ -477,8 +484,8 @@ private:
         if (s.name(a)) {
             message += " which has no axis named '" + std::string(s.name(a).str()) + "'";
         } else {
-            message += " which has " + std::to_string(unnamed_count(host_)) + " unnamed axes while " + say_.input(i) +
-                       " has " + std::to_string(unnamed_count(i)) + " (unnamed axes pair right-aligned)";
+            message += " which has " + count_of(unnamed_count(host_), "unnamed axis", "unnamed axes") + " while " +
+                       say_.input(i) + " has " + std::to_string(unnamed_count(i)) + " (unnamed axes pair right-aligned)";
         }
         message += target_mode_ ? "; a broadcast never removes axes. Fix: add the axis to the target"
                                 : "; a broadcast never adds axes to the host. Fix: set 'union' to add it as a new output "

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The main job: install what is missing, build (Release), check the segmentation
+# shape config with `ntensor plan`, then run the example programs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+
+build=build/release
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNTENSOR_BUILD_TESTS=OFF -DNTENSOR_BUILD_BENCHMARKS=OFF
+cmake --build "$build" --parallel "$(nproc)"
+
+echo
+echo "== ntensor plan examples/specs/segmentation.json"
+"$build/src/ntensor" plan examples/specs/segmentation.json
+echo
+echo "== ntensor plan --json examples/specs/segmentation.json"
+"$build/src/ntensor" plan --json examples/specs/segmentation.json
+
+for program in "$build"/examples/example_*; do
+    [ -x "$program" ] || continue
+    echo
+    echo "== $(basename "$program")"
+    "$program"
+done
