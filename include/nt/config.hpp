@@ -39,7 +39,12 @@ struct shape_config {
 [[nodiscard]] plan plan_config(const shape_config& config);
 
 /// The plan as JSON: {"shape", "names", "inputs": {label: {"source_axes", ...}}, ...}.
-/// `labels` name the inputs in order. `indent` < 0 gives one line.
+/// `labels` name the inputs in order (missing or empty ones print as "input i").
+/// Extra keys, after those of spec/config.md and in a stable order: per input
+/// "permutation", "inserted", "searched"; then "policy", "union", "host" (null for
+/// broadcast_to), "rules" and "explanation" (nt::explain's table). `indent` < 0
+/// gives one line; otherwise arrays of numbers stay on one line. Throws
+/// invalid_argument when two inputs get the same label.
 [[nodiscard]] std::string plan_to_json(const plan& p, std::span<const std::string> labels, int indent = 2);
 
 /// {"error": {"code": "...", "message": "..."}}
