@@ -1,0 +1,53 @@
+// Per-class scores of a segmentation, with names only: no manual unsqueeze,
+// permute or reshape to line axes up.
+//
+//   logits (?, CLASS, H, W)   a batch of 2 images, 3 classes, 4x6 pixels
+//   truth  (?, H, W)          the true class of every pixel
+//
+// softmax over CLASS, one-hot truth, then Dice and IoU per class.
+#include <cstdint>
+#include <iomanip>
+#include <iostream>
+
+#include <nt/nt.hpp>
+
+int main() {
+    constexpr std::int64_t batch = 2, classes = 3, height = 4, width = 6;
+
+    // Deterministic logits and labels (a real pipeline would load them).
+    auto index = nt::arange<float>(batch * classes * height * width)
+                     .reshape({batch, classes, height, width})
+                     .rename({"?", "CLASS", "H", "W"});
+    auto logits = nt::sin(index * 0.37f) * 2.0f;
+    auto pixel = nt::arange<std::int32_t>(batch * height * width).reshape({batch, height, width}).rename({"?", "H", "W"});
+    auto truth = (pixel * 7 + (pixel * pixel) % 5) % 3;  // values 0, 1, 2
+
+    // Softmax over CLASS: the keepdims sum (?,1,H,W) pairs with logits by name.
+    auto e = nt::exp(logits - nt::max(logits, "CLASS", true));
+    auto prob = e / nt::sum(e, "CLASS", true);
+
+    // One-hot truth: the class ids (CLASS) viewed over prob's axes, compared with
+    // truth (?,H,W): CLASS is inserted for truth by name, ? / H / W pair up.
+    auto ids = nt::arange<std::int32_t>(classes).rename({"CLASS"});
+    auto onehot = nt::astype<float>(ids.broadcast_like(prob) == truth);
+
+    // Per class: sums over the batch (unnamed axis 0) and the pixels, by name.
+    auto intersection = nt::sum(prob * onehot, {0, "H", "W"});
+    auto predicted = nt::sum(prob, {0, "H", "W"});
+    auto actual = nt::sum(onehot, {0, "H", "W"});
+    auto dice = intersection * 2.0f / (predicted + actual);
+    auto iou = intersection / (predicted + actual - intersection);
+
+    // Hard predictions: argmax over CLASS, compared with truth by name.
+    auto hard = nt::argmax(prob, "CLASS");  // (?,H,W), int64
+    auto accuracy = nt::mean(nt::astype<double>(hard == truth));
+
+    std::cout << "prob   " << prob.spec() << "\n";
+    std::cout << "onehot " << onehot.spec() << "\n";
+    std::cout << "dice   " << dice.spec() << "\n";
+    std::cout << std::fixed << std::setprecision(4);
+    for (std::int64_t c = 0; c < classes; ++c)
+        std::cout << "class " << c << ": pixels " << std::setw(4) << actual.at(c) << "  dice " << dice.at(c)
+                  << "  iou " << iou.at(c) << "\n";
+    std::cout << "pixel accuracy " << accuracy.at() << "\n";
+}

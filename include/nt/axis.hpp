@@ -1,0 +1,75 @@
+// nt/axis.hpp: an axis argument, given by position or by name.
+//
+// Every operation that takes an axis takes an nt::Axis, which converts implicitly
+// from an integer (negative counts from the end) or from a name:
+//
+//     t.squeeze(0);  t.squeeze(-1);  t.squeeze("C");  t.squeeze(nt::name("C"));
+//
+// Resolving an Axis against a tensor (nt::resolve_axis in names.hpp) throws
+// axis_out_of_range when the index is outside -rank..rank-1 or the name is absent.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nt/name.hpp"
+#include "nt/small_vector.hpp"
+
+namespace nt {
+
+/// An axis by index (may be negative) or by name. Cheap to copy.
+class Axis {
+public:
+    /// By position; negative values count from the end.
+    template <std::integral I>
+        requires(!std::same_as<I, bool>)
+    constexpr Axis(I index) noexcept : index_(static_cast<std::int64_t>(index)) {}  // NOLINT
+    /// By name. Throws invalid_spec when the text is not a valid axis name.
+    Axis(nt::name n) noexcept : name_(n), by_name_(true) {}                  // NOLINT
+    Axis(std::string_view text) : Axis(nt::name(text)) {}                    // NOLINT
+    Axis(const char* text) : Axis(nt::name(text)) {}                         // NOLINT
+    Axis(const std::string& text) : Axis(nt::name(std::string_view(text))) {}  // NOLINT
+
+    /// True when given by name.
+    [[nodiscard]] constexpr bool is_name() const noexcept { return by_name_; }
+    /// The index as given (meaningful when !is_name()).
+    [[nodiscard]] constexpr std::int64_t index() const noexcept { return index_; }
+    /// The name (meaningful when is_name()).
+    [[nodiscard]] constexpr nt::name name() const noexcept { return name_; }
+
+    /// "1", "-1" or "'C'", for messages.
+    [[nodiscard]] std::string str() const;
+
+private:
+    std::int64_t index_ = 0;
+    nt::name name_{};
+    bool by_name_ = false;
+};
+
+/// A list of axes as a parameter: binds to `{0, "C", -1}`, a std::vector<Axis> or a
+/// span. Non-owning; valid for the call it is passed to.
+class axes_arg {
+public:
+    axes_arg() noexcept = default;
+    axes_arg(std::initializer_list<Axis> axes) noexcept : axes_(axes.begin(), axes.size()) {}  // NOLINT
+    axes_arg(std::span<const Axis> axes) noexcept : axes_(axes) {}                             // NOLINT
+    axes_arg(const std::vector<Axis>& axes) noexcept : axes_(axes) {}                          // NOLINT
+    template <std::size_t N>
+    axes_arg(const small_vector<Axis, N>& axes) noexcept : axes_(axes.data(), axes.size()) {}  // NOLINT
+
+    [[nodiscard]] std::span<const Axis> span() const noexcept { return axes_; }
+    [[nodiscard]] std::size_t size() const noexcept { return axes_.size(); }
+    [[nodiscard]] const Axis& operator[](std::size_t i) const noexcept { return axes_[i]; }
+    [[nodiscard]] const Axis* begin() const noexcept { return axes_.data(); }
+    [[nodiscard]] const Axis* end() const noexcept { return axes_.data() + axes_.size(); }
+
+private:
+    std::span<const Axis> axes_;
+};
+
+}  // namespace nt

@@ -1,0 +1,385 @@
+// nt/detail/engine.hpp: the strided element-wise engine (layout level, type generic).
+//
+// Operands are described by a base pointer and strides in elements over one common
+// shape (strides may be 0 to broadcast, or negative). A compiled planner
+// (make_loop_plan) turns them into a loop nest:
+//   1. size-1 axes are dropped; a size-0 axis makes the whole operation a no-op;
+//   2. axes where the output stride is negative are flipped (all operands together);
+//   3. axes are sorted so that the innermost runs along the output's fastest axis;
+//   4. adjacent axes contiguous in every operand are merged;
+//   5. if an input is fastest along another axis (a transposed input), that axis is
+//      moved next to the innermost one and the two are walked in tiles.
+// The walker (run_plan) then hands 2-D pieces (n0 rows of n1 elements, byte strides)
+// to a typed kernel, which picks a loop specialised for contiguous, broadcast (stride
+// 0) or strided inputs so that the compiler vectorises it. Work above
+// detail::parallel_threshold elements is split among the pool's threads.
+//
+// Aliasing: an input may be the output itself (same pointer and strides, as in
+// `a += b`); inputs that partially overlap the output give unspecified results.
+#pragma once
+
+#include "nt/small_vector.hpp"
+#include "nt/threads.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <tuple>
+#include <utility>
+#include <type_traits>
+
+namespace nt::detail {
+
+inline constexpr int max_operands = 4;
+
+/// One operand for the planner: strides in elements and the element size in bytes.
+struct operand_layout {
+    std::span<const std::int64_t> strides;
+    std::int64_t element_size = 1;
+};
+
+/// The loop nest: axes outer to inner (always at least 2, padded with size-1 axes),
+/// byte strides per operand, byte offsets to add to the base pointers.
+struct loop_plan {
+    int nops = 0;
+    bool empty = false;             ///< some axis has size 0: nothing to do
+    bool blocked = false;           ///< walk the two innermost axes in tiles
+    std::int64_t tile_outer = 0;    ///< tile extent along axis ndim-2 (blocked only)
+    std::int64_t tile_inner = 0;    ///< tile extent along axis ndim-1 (blocked only)
+    std::int64_t elements = 0;      ///< number of elements visited
+    dims size;
+    std::array<dims, max_operands> stride;
+    std::array<std::int64_t, max_operands> offset{};
+    [[nodiscard]] int ndim() const noexcept { return static_cast<int>(size.size()); }
+};
+
+/// Plans a loop over `shape` for the operands (operand 0 is the output). Throws
+/// nt::error (invalid_argument) if a stride list's length differs from the rank, a
+/// size is negative, or there are more than max_operands operands.
+[[nodiscard]] loop_plan make_loop_plan(std::span<const std::int64_t> shape,
+                                       std::span<const operand_layout> operands);
+
+/// Copies src to dst element by element (both over `shape`, strides in elements, any
+/// element size); memcpy for runs contiguous in both. dst and src must not overlap.
+///     copy_strided(out, out_strides, in, in_strides, shape, sizeof(float));
+void copy_strided(void* dst, std::span<const std::int64_t> dst_strides, const void* src,
+                  std::span<const std::int64_t> src_strides, std::span<const std::int64_t> shape,
+                  std::size_t element_size);
+
+/// Fills every element of dst (over `shape`) with the `element_size` bytes at `value`.
+void fill_strided(void* dst, std::span<const std::int64_t> dst_strides, std::span<const std::int64_t> shape,
+                  const void* value, std::size_t element_size);
+
+/// Row-major (C order) strides in elements for `shape`.
+[[nodiscard]] dims contiguous_strides(std::span<const std::int64_t> shape);
+
+// --------------------------------------------------------------------------------------
+// The walker.
+
+using op_ptrs = std::array<char*, max_operands>;
+using op_strides = std::array<std::int64_t, max_operands>;
+
+/// Runs `kernel(n0, n1, ptrs, s0, s1)` over the plan: n0 rows of n1 elements, operand k
+/// at ptrs[k] + i * s0[k] + j * s1[k] (byte strides). May run concurrently on disjoint
+/// pieces; the kernel must be callable from several threads.
+template <class Kernel>
+void run_plan(const loop_plan& plan, const op_ptrs& base, const Kernel& kernel) {
+    if (plan.empty) return;
+    const int nd = plan.ndim();
+    const int nops = plan.nops;
+    op_ptrs origin{};
+    op_strides s0{}, s1{};
+    for (int k = 0; k < nops; ++k) {
+        origin[k] = base[k] + plan.offset[k];
+        s0[k] = plan.stride[k][nd - 2];
+        s1[k] = plan.stride[k][nd - 1];
+    }
+    const std::int64_t n0axis = plan.size[nd - 2];
+    const std::int64_t n1 = plan.size[nd - 1];
+    const bool parallel = want_parallel(plan.elements);
+
+    // Offsets (bytes) of the element at multi-index `flat` over axes [0, upto).
+    auto offsets_of = [&](std::int64_t flat, int upto, op_strides& off) {
+        off = op_strides{};
+        for (int d = upto - 1; d >= 0; --d) {
+            const std::int64_t i = flat % plan.size[d];
+            flat /= plan.size[d];
+            for (int k = 0; k < nops; ++k) off[k] += i * plan.stride[k][d];
+        }
+    };
+
+    if (!plan.blocked) {
+        const std::int64_t rows = plan.elements / n1;
+        // Few rows (e.g. one long contiguous run): split the columns as well.
+        std::int64_t pieces = 1, piece = n1;
+        if (parallel) {
+            const std::int64_t want = std::int64_t{get_num_threads()} * 4;
+            if (rows < want) {
+                pieces = std::min<std::int64_t>((want + rows - 1) / rows, std::max<std::int64_t>(1, n1 / 4096));
+                piece = ((n1 + pieces - 1) / pieces + 63) / 64 * 64;
+                pieces = (n1 + piece - 1) / piece;
+            }
+        }
+        auto walk_rows = [&](std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) {
+            op_strides off;
+            offsets_of(r0, nd - 1, off);
+            dims idx(static_cast<std::size_t>(nd - 1), 0);
+            {
+                std::int64_t flat = r0;
+                for (int d = nd - 2; d >= 0; --d) {
+                    idx[static_cast<std::size_t>(d)] = flat % plan.size[d];
+                    flat /= plan.size[d];
+                }
+            }
+            op_ptrs p{};
+            std::int64_t r = r0;
+            while (r < r1) {
+                const std::int64_t n0 = std::min(r1 - r, n0axis - idx[static_cast<std::size_t>(nd - 2)]);
+                for (int k = 0; k < nops; ++k) p[k] = origin[k] + off[k] + c0 * s1[k];
+                kernel(n0, c1 - c0, p.data(), s0.data(), s1.data());
+                r += n0;
+                if (r >= r1) break;
+                // Advance the odometer past the rows just done, carrying outwards.
+                int d = nd - 2;
+                idx[static_cast<std::size_t>(d)] += n0;
+                for (int k = 0; k < nops; ++k) off[k] += n0 * plan.stride[k][d];
+                while (d > 0 && idx[static_cast<std::size_t>(d)] == plan.size[d]) {
+                    for (int k = 0; k < nops; ++k) off[k] -= plan.size[d] * plan.stride[k][d];
+                    idx[static_cast<std::size_t>(d)] = 0;
+                    --d;
+                    ++idx[static_cast<std::size_t>(d)];
+                    for (int k = 0; k < nops; ++k) off[k] += plan.stride[k][d];
+                }
+            }
+        };
+        auto body = [&](std::int64_t u0, std::int64_t u1) {
+            if (pieces == 1) {
+                walk_rows(u0, u1, 0, n1);
+                return;
+            }
+            for (std::int64_t u = u0; u < u1; ++u) {
+                const std::int64_t c0 = (u % pieces) * piece;
+                walk_rows(u / pieces, u / pieces + 1, c0, std::min(n1, c0 + piece));
+            }
+        };
+        if (parallel)
+            parallel_for(rows * pieces, body);
+        else
+            body(0, rows * pieces);
+        return;
+    }
+
+    // Tiled: axes nd-2 (A) and nd-1 (B) in tile_outer x tile_inner tiles.
+    const std::int64_t ta = plan.tile_outer, tb = plan.tile_inner;
+    const std::int64_t tiles_a = (n0axis + ta - 1) / ta;
+    const std::int64_t outer = plan.elements / (n0axis * n1);
+    auto body = [&](std::int64_t u0, std::int64_t u1) {
+        op_strides off;
+        op_ptrs p{};
+        for (std::int64_t u = u0; u < u1; ++u) {
+            offsets_of(u / tiles_a, nd - 2, off);
+            const std::int64_t a0 = (u % tiles_a) * ta;
+            const std::int64_t na = std::min(ta, n0axis - a0);
+            for (std::int64_t b0 = 0; b0 < n1; b0 += tb) {
+                for (int k = 0; k < nops; ++k) p[k] = origin[k] + off[k] + a0 * s0[k] + b0 * s1[k];
+                kernel(na, std::min(tb, n1 - b0), p.data(), s0.data(), s1.data());
+            }
+        }
+    };
+    if (parallel)
+        parallel_for(outer * tiles_a, body);
+    else
+        body(0, outer * tiles_a);
+}
+
+// --------------------------------------------------------------------------------------
+// Typed inner loops.
+
+enum class access { contig, scalar, strided };
+
+[[nodiscard]] constexpr access access_of(std::int64_t element_stride) noexcept {
+    return element_stride == 1 ? access::contig : element_stride == 0 ? access::scalar : access::strided;
+}
+
+template <access M, class T>
+[[gnu::always_inline]] inline const T& at(const T* p, std::int64_t i, std::int64_t s) noexcept {
+    if constexpr (M == access::contig)
+        return p[i];
+    else if constexpr (M == access::scalar)
+        return p[0];
+    else
+        return p[i * s];
+}
+
+template <class Fn>
+decltype(auto) with_access(access m, Fn&& fn) {
+    switch (m) {
+        case access::contig: return fn(std::integral_constant<access, access::contig>{});
+        case access::scalar: return fn(std::integral_constant<access, access::scalar>{});
+        default: return fn(std::integral_constant<access, access::strided>{});
+    }
+}
+
+// Output contiguous, inputs with the given access: the loops the compiler vectorises.
+template <class O, class F>
+void loop_n(std::int64_t n, O* __restrict o, const F& f) {
+    for (std::int64_t i = 0; i < n; ++i) o[i] = static_cast<O>(f());
+}
+template <access MA, class O, class A, class F>
+void loop_n(std::int64_t n, O* __restrict o, const A* __restrict a, std::int64_t sa, const F& f) {
+    for (std::int64_t i = 0; i < n; ++i) o[i] = static_cast<O>(f(at<MA>(a, i, sa)));
+}
+template <access MA, access MB, class O, class A, class B, class F>
+void loop_n(std::int64_t n, O* __restrict o, const A* __restrict a, std::int64_t sa, const B* __restrict b,
+            std::int64_t sb, const F& f) {
+    for (std::int64_t i = 0; i < n; ++i) o[i] = static_cast<O>(f(at<MA>(a, i, sa), at<MB>(b, i, sb)));
+}
+template <access MA, access MB, access MC, class O, class A, class B, class C, class F>
+void loop_n(std::int64_t n, O* __restrict o, const A* __restrict a, std::int64_t sa, const B* __restrict b,
+            std::int64_t sb, const C* __restrict c, std::int64_t sc, const F& f) {
+    for (std::int64_t i = 0; i < n; ++i)
+        o[i] = static_cast<O>(f(at<MA>(a, i, sa), at<MB>(b, i, sb), at<MC>(c, i, sc)));
+}
+
+template <class T>
+[[gnu::always_inline]] inline T* row_ptr(char* const* p, const std::int64_t* s0, int k, std::int64_t r) noexcept {
+    return reinterpret_cast<T*>(p[k] + r * s0[k]);
+}
+
+/// The typed 2-D kernel for elementwise(): Out = f(Ins...).
+template <class F, class Out, class... Ins>
+struct elementwise_kernel {
+    static_assert(sizeof...(Ins) <= 3);
+    const F& f;
+
+    void operator()(std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0,
+                    const std::int64_t* s1) const {
+        run(n0, n1, p, s0, s1, std::index_sequence_for<Ins...>{});
+    }
+
+private:
+    using ins = std::tuple<Ins...>;
+
+    template <std::size_t... I>
+    void strided_rows(std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0,
+                      const std::array<std::int64_t, sizeof...(Ins) + 1>& es) const {
+        for (std::int64_t r = 0; r < n0; ++r) {
+            Out* o = row_ptr<Out>(p, s0, 0, r);
+            const std::tuple<const Ins*...> in{row_ptr<const Ins>(p, s0, static_cast<int>(I) + 1, r)...};
+            for (std::int64_t i = 0; i < n1; ++i) o[i * es[0]] = static_cast<Out>(f(std::get<I>(in)[i * es[I + 1]]...));
+        }
+    }
+
+    template <std::size_t... I>
+    void run(std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0, const std::int64_t* s1,
+             std::index_sequence<I...>) const {
+        const std::int64_t so = s1[0] / static_cast<std::int64_t>(sizeof(Out));
+        const std::array<std::int64_t, sizeof...(Ins) + 1> es{
+            so, (s1[I + 1] / static_cast<std::int64_t>(sizeof(std::tuple_element_t<I, ins>)))...};
+        if (so != 1) {  // strided output: one generic loop
+            strided_rows<I...>(n0, n1, p, s0, es);
+            return;
+        }
+        if constexpr (sizeof...(Ins) == 0) {
+            for (std::int64_t r = 0; r < n0; ++r) loop_n(n1, row_ptr<Out>(p, s0, 0, r), f);
+        } else if constexpr (sizeof...(Ins) == 1) {
+            using A = std::tuple_element_t<0, ins>;
+            with_access(access_of(es[1]), [&](auto ma) {
+                for (std::int64_t r = 0; r < n0; ++r)
+                    loop_n<decltype(ma)::value>(n1, row_ptr<Out>(p, s0, 0, r), row_ptr<const A>(p, s0, 1, r), es[1], f);
+            });
+        } else if constexpr (sizeof...(Ins) == 2) {
+            using A = std::tuple_element_t<0, ins>;
+            using B = std::tuple_element_t<1, ins>;
+            with_access(access_of(es[1]), [&](auto ma) {
+                with_access(access_of(es[2]), [&](auto mb) {
+                    for (std::int64_t r = 0; r < n0; ++r)
+                        loop_n<decltype(ma)::value, decltype(mb)::value>(n1, row_ptr<Out>(p, s0, 0, r), row_ptr<const A>(p, s0, 1, r), es[1],
+                                           row_ptr<const B>(p, s0, 2, r), es[2], f);
+                });
+            });
+        } else {
+            using A = std::tuple_element_t<0, ins>;
+            using B = std::tuple_element_t<1, ins>;
+            using C = std::tuple_element_t<2, ins>;
+            // Three inputs: specialise contiguous / broadcast only, else the strided loop.
+            if (access_of(es[1]) == access::strided || access_of(es[2]) == access::strided ||
+                access_of(es[3]) == access::strided) {
+                strided_rows<I...>(n0, n1, p, s0, es);
+                return;
+            }
+            auto two = [&](access m, auto fn) {
+                if (m == access::contig) return fn(std::integral_constant<access, access::contig>{});
+                return fn(std::integral_constant<access, access::scalar>{});
+            };
+            two(access_of(es[1]), [&](auto ma) {
+                two(access_of(es[2]), [&](auto mb) {
+                    two(access_of(es[3]), [&](auto mc) {
+                        for (std::int64_t r = 0; r < n0; ++r)
+                            loop_n<decltype(ma)::value, decltype(mb)::value, decltype(mc)::value>(n1, row_ptr<Out>(p, s0, 0, r), row_ptr<const A>(p, s0, 1, r),
+                                                     es[1], row_ptr<const B>(p, s0, 2, r), es[2],
+                                                     row_ptr<const C>(p, s0, 3, r), es[3], f);
+                    });
+                });
+            });
+        }
+    }
+};
+
+/// An input operand: pointer and strides in elements over the common shape.
+template <class T>
+struct strided_input {
+    const T* data;
+    std::span<const std::int64_t> strides;
+};
+
+/// out[i] = f(ins[i]...) over `shape` for 0 to 3 inputs (the general form).
+template <class Out, class... Ins, class F>
+void elementwise_n(std::span<const std::int64_t> shape, Out* out, std::span<const std::int64_t> out_strides,
+                   const F& f, strided_input<Ins>... ins) {
+    const std::array<operand_layout, sizeof...(Ins) + 1> ops{
+        operand_layout{out_strides, static_cast<std::int64_t>(sizeof(Out))},
+        operand_layout{ins.strides, static_cast<std::int64_t>(sizeof(Ins))}...};
+    const loop_plan plan = make_loop_plan(shape, ops);
+    const op_ptrs base{reinterpret_cast<char*>(out),
+                       const_cast<char*>(reinterpret_cast<const char*>(ins.data))...};
+    run_plan(plan, base, elementwise_kernel<F, Out, Ins...>{f});
+}
+
+/// out[i] = f() for every element (f must be pure).
+template <class Out, class F>
+void elementwise(std::span<const std::int64_t> shape, Out* out, std::span<const std::int64_t> out_strides, F f) {
+    elementwise_n<Out>(shape, out, out_strides, f);
+}
+
+/// out[i] = f(a[i]).
+template <class Out, class A, class F>
+void elementwise(std::span<const std::int64_t> shape, Out* out, std::span<const std::int64_t> out_strides,
+                 const A* a, std::span<const std::int64_t> a_strides, F f) {
+    elementwise_n<Out, A>(shape, out, out_strides, f, strided_input<A>{a, a_strides});
+}
+
+/// out[i] = f(a[i], b[i]); e.g. an add with broadcasting (b_strides has 0 on broadcast axes):
+///     elementwise<float, float, float>(shape, o, os, a, as, b, bs, std::plus<>{});
+template <class Out, class A, class B, class F>
+void elementwise(std::span<const std::int64_t> shape, Out* out, std::span<const std::int64_t> out_strides,
+                 const A* a, std::span<const std::int64_t> a_strides, const B* b,
+                 std::span<const std::int64_t> b_strides, F f) {
+    elementwise_n<Out, A, B>(shape, out, out_strides, f, strided_input<A>{a, a_strides},
+                             strided_input<B>{b, b_strides});
+}
+
+/// out[i] = f(a[i], b[i], c[i]) (e.g. where(cond, x, y)).
+template <class Out, class A, class B, class C, class F>
+void elementwise(std::span<const std::int64_t> shape, Out* out, std::span<const std::int64_t> out_strides,
+                 const A* a, std::span<const std::int64_t> a_strides, const B* b,
+                 std::span<const std::int64_t> b_strides, const C* c, std::span<const std::int64_t> c_strides, F f) {
+    elementwise_n<Out, A, B, C>(shape, out, out_strides, f, strided_input<A>{a, a_strides},
+                                strided_input<B>{b, b_strides}, strided_input<C>{c, c_strides});
+}
+
+}  // namespace nt::detail
+
+#include "nt/detail/engine_reduce.hpp"

@@ -1,0 +1,320 @@
+// nt/detail/engine_reduce.hpp: strided reductions (sum, prod, min, max, any, all, ...).
+//
+// reduce() folds the input over every axis where the output stride is 0 (the output is
+// laid out with keepdims: same rank as the input, stride 0 on reduced axes). The result
+// is bitwise identical whatever the thread count: the reduced index space is cut into
+// fixed blocks (not depending on threads), each block is folded in a fixed order, and
+// block partials are combined pairwise in block order.
+//
+// Two traversals, picked by where the input is fastest:
+//  - inner: the input's fastest axis is reduced. Each output element folds runs along
+//    it with NumPy's pairwise scheme (8 accumulators, 128-element leaves), the runs of
+//    a block combined in order.
+//  - outer: the input's fastest axis is kept. Rows of the input are folded into a row
+//    of accumulators (vectorised across the kept axis), pairwise over rows with leaves
+//    of 8 rows, so the error grows like log(rows) too.
+#pragma once
+
+#include "nt/detail/engine.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+
+namespace nt::detail {
+
+/// The loop structure of a reduction; byte strides, axes outer to inner.
+struct reduce_plan {
+    bool out_empty = false;     ///< the output has no elements: nothing to do
+    bool in_empty = false;      ///< a reduced axis has size 0: fill with the identity
+    bool inner_reduced = false; ///< the input's fastest axis is reduced (else kept)
+    std::int64_t in_offset = 0, out_offset = 0;
+    dims ksize, kin, kout;      ///< kept axes (outer -> inner), input and output strides
+    dims rsize, rin;            ///< reduced axes (outer -> inner), input strides
+    std::int64_t kept = 1, reduced = 1;
+};
+
+/// Plans a reduction of `shape`; reduced axes are those with out stride 0 and size > 1.
+/// Throws nt::error (invalid_argument) on stride lists of the wrong length.
+[[nodiscard]] reduce_plan make_reduce_plan(std::span<const std::int64_t> shape,
+                                           std::span<const std::int64_t> out_strides, std::int64_t out_element_size,
+                                           std::span<const std::int64_t> in_strides, std::int64_t in_element_size);
+
+/// Reduced elements per block in the inner traversal, rows per block in the outer one.
+inline constexpr std::int64_t reduce_block_inner = std::int64_t{1} << 15;
+inline constexpr std::int64_t reduce_block_rows = 4096;
+inline constexpr std::int64_t reduce_tile_width = 256;
+
+/// A reduction operation: identity(), reduce(acc, x) folds in one element, combine(a, b)
+/// merges two partial results (for sums both are +).
+template <class Acc>
+struct sum_op {
+    Acc identity() const { return Acc(0); }
+    template <class T>
+    Acc reduce(Acc a, const T& x) const { return a + static_cast<Acc>(x); }
+    Acc combine(Acc a, Acc b) const { return a + b; }
+};
+template <class Acc>
+struct prod_op {
+    Acc identity() const { return Acc(1); }
+    template <class T>
+    Acc reduce(Acc a, const T& x) const { return a * static_cast<Acc>(x); }
+    Acc combine(Acc a, Acc b) const { return a * b; }
+};
+/// min/max propagate NaN like NumPy (a NaN anywhere gives NaN).
+template <class Acc>
+struct max_op {
+    Acc identity() const {
+        if constexpr (std::numeric_limits<Acc>::has_infinity) return -std::numeric_limits<Acc>::infinity();
+        else return std::numeric_limits<Acc>::lowest();
+    }
+    template <class T>
+    Acc reduce(Acc a, const T& x) const { return combine(a, static_cast<Acc>(x)); }
+    Acc combine(Acc a, Acc b) const { return (a >= b || a != a) ? a : b; }
+};
+template <class Acc>
+struct min_op {
+    Acc identity() const {
+        if constexpr (std::numeric_limits<Acc>::has_infinity) return std::numeric_limits<Acc>::infinity();
+        else return std::numeric_limits<Acc>::max();
+    }
+    template <class T>
+    Acc reduce(Acc a, const T& x) const { return combine(a, static_cast<Acc>(x)); }
+    Acc combine(Acc a, Acc b) const { return (a <= b || a != a) ? a : b; }
+};
+struct any_op {
+    bool identity() const { return false; }
+    template <class T>
+    bool reduce(bool a, const T& x) const { return a || static_cast<bool>(x); }
+    bool combine(bool a, bool b) const { return a || b; }
+};
+struct all_op {
+    bool identity() const { return true; }
+    template <class T>
+    bool reduce(bool a, const T& x) const { return a && static_cast<bool>(x); }
+    bool combine(bool a, bool b) const { return a && b; }
+};
+
+namespace reduce_impl {
+
+/// NumPy's pairwise fold of n >= 1 elements at p with stride s (elements).
+template <bool Contig, class Acc, class In, class Op>
+Acc pairwise(const In* p, std::int64_t n, std::int64_t s, const Op& op) {
+    auto x = [&](std::int64_t i) -> const In& {
+        if constexpr (Contig) return p[i];
+        else return p[i * s];
+    };
+    if (n < 8) {
+        Acc r = op.reduce(op.identity(), x(0));
+        for (std::int64_t i = 1; i < n; ++i) r = op.reduce(r, x(i));
+        return r;
+    }
+    if (n <= 128) {
+        Acc r[8];
+        for (int j = 0; j < 8; ++j) r[j] = op.reduce(op.identity(), x(j));
+        std::int64_t i = 8;
+        for (; i + 8 <= n; i += 8)
+            for (int j = 0; j < 8; ++j) r[j] = op.reduce(r[j], x(i + j));
+        Acc res = op.combine(op.combine(op.combine(r[0], r[1]), op.combine(r[2], r[3])),
+                             op.combine(op.combine(r[4], r[5]), op.combine(r[6], r[7])));
+        for (; i < n; ++i) res = op.reduce(res, x(i));
+        return res;
+    }
+    std::int64_t half = n / 2;
+    half -= half % 8;
+    const In* q = Contig ? p + half : p + half * s;
+    return op.combine(pairwise<Contig, Acc>(p, half, s, op), pairwise<Contig, Acc>(q, n - half, s, op));
+}
+
+/// Pairwise combine of n >= 1 partials at v with stride s.
+template <class Acc, class Op>
+Acc combine_partials(const Acc* v, std::int64_t n, std::int64_t s, const Op& op) {
+    if (n == 1) return v[0];
+    const std::int64_t half = n / 2;
+    return op.combine(combine_partials(v, half, s, op), combine_partials(v + half * s, n - half, s, op));
+}
+
+/// Byte offsets (input, output) of kept element `flat` over the first `upto` kept axes.
+inline void kept_offsets(const reduce_plan& plan, std::int64_t flat, std::size_t upto, std::int64_t& in_off,
+                         std::int64_t& out_off) noexcept {
+    in_off = 0;
+    out_off = 0;
+    for (std::size_t d = upto; d-- > 0;) {
+        const std::int64_t i = flat % plan.ksize[d];
+        flat /= plan.ksize[d];
+        in_off += i * plan.kin[d];
+        out_off += i * plan.kout[d];
+    }
+}
+
+/// Input byte offset of reduced element `flat`.
+inline std::int64_t reduced_offset(const reduce_plan& plan, std::int64_t flat) noexcept {
+    std::int64_t off = 0;
+    for (std::size_t d = plan.rsize.size(); d-- > 0;) {
+        off += (flat % plan.rsize[d]) * plan.rin[d];
+        flat /= plan.rsize[d];
+    }
+    return off;
+}
+
+/// Folds reduced elements [r0, r1) of one output element (inner traversal).
+template <class Acc, class In, class Op>
+Acc fold_range(const reduce_plan& plan, const char* base, std::int64_t r0, std::int64_t r1, const Op& op) {
+    const std::size_t nr = plan.rsize.size();
+    const std::int64_t run = plan.rsize[nr - 1];
+    const std::int64_t rs = plan.rin[nr - 1];
+    const std::int64_t es = rs / static_cast<std::int64_t>(sizeof(In));
+    Acc acc{};
+    bool first = true;
+    std::int64_t r = r0;
+    while (r < r1) {
+        const std::int64_t within = r % run;
+        const std::int64_t n = std::min(r1 - r, run - within);
+        const In* p = reinterpret_cast<const In*>(base + reduced_offset(plan, r - within) + within * rs);
+        const Acc part = es == 1 ? pairwise<true, Acc>(p, n, 1, op) : pairwise<false, Acc>(p, n, es, op);
+        acc = first ? part : op.combine(acc, part);
+        first = false;
+        r += n;
+    }
+    return acc;
+}
+
+template <class Acc, class In, class Op>
+void reduce_inner(const reduce_plan& plan, Acc* out, const In* in, const Op& op) {
+    const char* ibase = reinterpret_cast<const char*>(in) + plan.in_offset;
+    char* obase = reinterpret_cast<char*>(out) + plan.out_offset;
+    const std::int64_t blocks = (plan.reduced + reduce_block_inner - 1) / reduce_block_inner;
+    const std::size_t nk = plan.ksize.size();
+    const bool parallel = want_parallel(plan.kept * plan.reduced);
+    if (blocks == 1) {
+        auto body = [&](std::int64_t k0, std::int64_t k1) {
+            for (std::int64_t k = k0; k < k1; ++k) {
+                std::int64_t io, oo;
+                kept_offsets(plan, k, nk, io, oo);
+                *reinterpret_cast<Acc*>(obase + oo) = fold_range<Acc, In>(plan, ibase + io, 0, plan.reduced, op);
+            }
+        };
+        if (parallel) parallel_for(plan.kept, body);
+        else body(0, plan.kept);
+        return;
+    }
+    std::unique_ptr<Acc[]> partial(new Acc[static_cast<std::size_t>(plan.kept * blocks)]);
+    auto body = [&](std::int64_t u0, std::int64_t u1) {
+        for (std::int64_t u = u0; u < u1; ++u) {
+            const std::int64_t k = u / blocks, b = u % blocks;
+            std::int64_t io, oo;
+            kept_offsets(plan, k, nk, io, oo);
+            partial[static_cast<std::size_t>(u)] = fold_range<Acc, In>(
+                plan, ibase + io, b * reduce_block_inner, std::min(plan.reduced, (b + 1) * reduce_block_inner), op);
+        }
+    };
+    if (parallel) parallel_for(plan.kept * blocks, body);
+    else body(0, plan.kept * blocks);
+    for (std::int64_t k = 0; k < plan.kept; ++k) {
+        std::int64_t io, oo;
+        kept_offsets(plan, k, nk, io, oo);
+        *reinterpret_cast<Acc*>(obase + oo) = combine_partials(partial.get() + k * blocks, blocks, 1, op);
+    }
+}
+
+/// Folds rows [r0, r1) of a w-wide tile into acc, pairwise over rows; `scratch` holds
+/// one w-wide buffer per remaining recursion level.
+template <bool Contig, class Acc, class In, class Op>
+void fold_rows(const reduce_plan& plan, const char* base, std::int64_t es, std::int64_t w, std::int64_t r0,
+               std::int64_t r1, Acc* __restrict acc, Acc* scratch, const Op& op) {
+    if (r1 - r0 <= 8) {
+        for (std::int64_t r = r0; r < r1; ++r) {
+            const In* __restrict x = reinterpret_cast<const In*>(base + reduced_offset(plan, r));
+            if (r == r0) {
+                for (std::int64_t j = 0; j < w; ++j) acc[j] = op.reduce(op.identity(), x[Contig ? j : j * es]);
+            } else {
+                for (std::int64_t j = 0; j < w; ++j) acc[j] = op.reduce(acc[j], x[Contig ? j : j * es]);
+            }
+        }
+        return;
+    }
+    std::int64_t half = (r1 - r0) / 2;
+    if (half > 8) half -= half % 8;
+    fold_rows<Contig, Acc, In>(plan, base, es, w, r0, r0 + half, acc, scratch, op);
+    fold_rows<Contig, Acc, In>(plan, base, es, w, r0 + half, r1, scratch, scratch + w, op);
+    Acc* __restrict other = scratch;
+    for (std::int64_t j = 0; j < w; ++j) acc[j] = op.combine(acc[j], other[j]);
+}
+
+template <class Acc, class In, class Op>
+void reduce_outer(const reduce_plan& plan, Acc* out, const In* in, const Op& op) {
+    const char* ibase = reinterpret_cast<const char*>(in) + plan.in_offset;
+    char* obase = reinterpret_cast<char*>(out) + plan.out_offset;
+    const std::size_t nk = plan.ksize.size();
+    const std::int64_t nv = plan.ksize[nk - 1], vin = plan.kin[nk - 1], vout = plan.kout[nk - 1];
+    const std::int64_t es = vin / static_cast<std::int64_t>(sizeof(In));
+    const std::int64_t ko_count = plan.kept / nv;
+    const std::int64_t blocks = (plan.reduced + reduce_block_rows - 1) / reduce_block_rows;
+    const std::int64_t tiles = (nv + reduce_tile_width - 1) / reduce_tile_width;
+    const bool parallel = want_parallel(plan.kept * plan.reduced);
+    std::unique_ptr<Acc[]> partial(blocks > 1 ? new Acc[static_cast<std::size_t>(plan.kept * blocks)] : nullptr);
+    auto body = [&](std::int64_t u0, std::int64_t u1) {
+        // One accumulator row plus one per recursion level (log2(rows / 8) + slack).
+        std::unique_ptr<Acc[]> buf(new Acc[static_cast<std::size_t>(reduce_tile_width * 16)]);
+        for (std::int64_t u = u0; u < u1; ++u) {
+            const std::int64_t b = u % blocks, rest = u / blocks;
+            const std::int64_t t = rest % tiles, ko = rest / tiles;
+            std::int64_t io, oo;
+            kept_offsets(plan, ko, nk - 1, io, oo);
+            const std::int64_t j0 = t * reduce_tile_width, w = std::min(reduce_tile_width, nv - j0);
+            const char* base = ibase + io + j0 * vin;
+            const std::int64_t r0 = b * reduce_block_rows, r1 = std::min(plan.reduced, r0 + reduce_block_rows);
+            Acc* acc = buf.get();
+            if (es == 1) fold_rows<true, Acc, In>(plan, base, es, w, r0, r1, acc, acc + reduce_tile_width, op);
+            else fold_rows<false, Acc, In>(plan, base, es, w, r0, r1, acc, acc + reduce_tile_width, op);
+            if (blocks == 1) {
+                for (std::int64_t j = 0; j < w; ++j) *reinterpret_cast<Acc*>(obase + oo + (j0 + j) * vout) = acc[j];
+            } else {
+                Acc* dst = partial.get() + (b * ko_count + ko) * nv + j0;
+                std::copy(acc, acc + w, dst);
+            }
+        }
+    };
+    const std::int64_t units = ko_count * tiles * blocks;
+    if (parallel) parallel_for(units, body);
+    else body(0, units);
+    if (blocks == 1) return;
+    for (std::int64_t ko = 0; ko < ko_count; ++ko) {
+        std::int64_t io, oo;
+        kept_offsets(plan, ko, nk - 1, io, oo);
+        for (std::int64_t j = 0; j < nv; ++j)
+            *reinterpret_cast<Acc*>(obase + oo + j * vout) =
+                combine_partials(partial.get() + ko * nv + j, blocks, ko_count * nv, op);
+    }
+}
+
+}  // namespace reduce_impl
+
+/// out = fold of `in` over the axes where out_strides is 0 (keepdims layout; both stride
+/// lists have the rank of `shape`, in elements). `op` is a reduction operation (see
+/// sum_op); Acc is both the accumulator and the output element type. An empty reduced
+/// range writes op.identity(). The output must not overlap the input.
+///     dims os{0, 1};   // sum over axis 0 of a (rows, cols) array into cols values
+///     reduce<double, float>(shape, out, os, in, is, sum_op<double>{});
+template <class Acc, class In, class Op>
+void reduce(std::span<const std::int64_t> shape, Acc* out, std::span<const std::int64_t> out_strides, const In* in,
+            std::span<const std::int64_t> in_strides, const Op& op) {
+    const reduce_plan plan = make_reduce_plan(shape, out_strides, static_cast<std::int64_t>(sizeof(Acc)), in_strides,
+                                              static_cast<std::int64_t>(sizeof(In)));
+    if (plan.out_empty) return;
+    if (plan.in_empty) {
+        char* obase = reinterpret_cast<char*>(out) + plan.out_offset;
+        for (std::int64_t k = 0; k < plan.kept; ++k) {
+            std::int64_t io, oo;
+            reduce_impl::kept_offsets(plan, k, plan.ksize.size(), io, oo);
+            *reinterpret_cast<Acc*>(obase + oo) = op.identity();
+        }
+        return;
+    }
+    if (plan.inner_reduced) reduce_impl::reduce_inner<Acc, In>(plan, out, in, op);
+    else reduce_impl::reduce_outer<Acc, In>(plan, out, in, op);
+}
+
+}  // namespace nt::detail

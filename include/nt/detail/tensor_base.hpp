@@ -1,0 +1,155 @@
+// nt/detail/tensor_base.hpp: the element-type-independent half of nt::Tensor.
+//
+// tensor_base composes storage (owner + byte pointer + extent), a layout and the
+// names layer, and implements every structural operation once, in src/core/*.cpp.
+// Tensor<T> wraps it and re-wraps results with thin inline forwarding (the
+// SmallVectorBase / fmt vprint split).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "nt/axis.hpp"
+#include "nt/dtype.hpp"
+#include "nt/index.hpp"
+#include "nt/layout.hpp"
+#include "nt/names.hpp"
+#include "nt/spec.hpp"
+
+namespace nt::detail {
+
+/// One argument of Tensor::index: an integer (drops the axis), all or a range.
+struct index_item {
+    enum class kind : std::uint8_t { integer, all, range };
+    kind k = kind::all;
+    std::int64_t i = 0;
+    nt::range r{};
+};
+template <std::integral I>
+    requires(!std::same_as<I, bool>)
+constexpr index_item to_index_item(I i) noexcept {
+    return {index_item::kind::integer, static_cast<std::int64_t>(i), {}};
+}
+constexpr index_item to_index_item(all_t) noexcept { return {index_item::kind::all, 0, {}}; }
+constexpr index_item to_index_item(const range& r) noexcept { return {index_item::kind::range, 0, r}; }
+
+/// The untyped tensor handle. Copying shares the storage.
+class tensor_base {
+public:
+    /// An empty tensor of shape (0) and type `d`, without storage.
+    explicit tensor_base(dtype d = dtype::f32);
+    tensor_base(dtype d, std::shared_ptr<void> owner, std::byte* storage, std::int64_t extent, nt::layout layout,
+                name_list names, bool read_only);
+
+    /// A fresh, uninitialised, C-contiguous, writable tensor. Throws invalid_spec for a
+    /// negative size, a rank over max_rank or a names length that is neither 0 nor
+    /// the rank; duplicate_name; invalid_argument when the element count overflows.
+    [[nodiscard]] static tensor_base allocate(dtype d, std::span<const std::int64_t> shape,
+                                              std::span<const name> names, std::string_view op);
+    /// External memory: `ptr` is the element at index 0..0; empty `strides` means C
+    /// order. Read-only when the strides may let two indices reach one element.
+    [[nodiscard]] static tensor_base wrap(dtype d, void* ptr, std::span<const std::int64_t> shape,
+                                          std::span<const std::int64_t> strides, std::shared_ptr<void> owner,
+                                          std::span<const name> names);
+
+    // --- queries ------------------------------------------------------------------
+    [[nodiscard]] dtype type() const noexcept { return dtype_; }
+    [[nodiscard]] std::size_t element_size() const noexcept { return size_of(dtype_); }
+    [[nodiscard]] const nt::layout& layout() const noexcept { return layout_; }
+    [[nodiscard]] std::size_t rank() const noexcept { return layout_.rank(); }
+    [[nodiscard]] std::span<const std::int64_t> shape() const noexcept { return layout_.sizes(); }
+    [[nodiscard]] std::span<const std::int64_t> strides() const noexcept { return layout_.strides(); }
+    [[nodiscard]] std::int64_t size() const noexcept { return layout_.element_count(); }
+    [[nodiscard]] std::int64_t size(const Axis& axis) const;
+    [[nodiscard]] std::span<const name> names() const noexcept { return names_.span(); }
+    [[nodiscard]] nt::spec spec() const;
+    [[nodiscard]] bool is_contiguous() const noexcept { return layout_.is_contiguous(); }
+    [[nodiscard]] bool is_read_only() const noexcept { return read_only_; }
+    /// True when some element of this tensor's storage block lies in `other`'s (the
+    /// same owner, or overlapping memory ranges).
+    [[nodiscard]] bool shares_storage(const tensor_base& other) const noexcept;
+    /// True when the elements reachable through the two layouts may overlap in memory.
+    [[nodiscard]] bool may_overlap(const tensor_base& other) const noexcept;
+    [[nodiscard]] std::byte* storage() const noexcept { return storage_; }
+    [[nodiscard]] std::int64_t extent() const noexcept { return extent_; }
+    [[nodiscard]] const std::shared_ptr<void>& owner() const noexcept { return owner_; }
+    /// The element at index 0..0 (the storage start for a zero-size tensor).
+    [[nodiscard]] std::byte* data() const noexcept;
+    /// "(2,3 | N,C)", for messages.
+    [[nodiscard]] std::string describe() const;
+
+    // --- element access -------------------------------------------------------------
+    /// Offset in elements from the storage start of the element at `index`. Throws
+    /// invalid_argument (wrong number of indices) or index_out_of_range, naming `op`.
+    [[nodiscard]] std::int64_t element_offset(std::span<const std::int64_t> index, const char* op) const;
+    /// Throws read_only, naming `op`, when this is a read-only view.
+    void check_writable(const char* op) const;
+    /// Throws type_mismatch unless this holds `expected` elements.
+    void check_type(dtype expected) const;
+
+    // --- views ----------------------------------------------------------------------
+    [[nodiscard]] tensor_base index(std::span<const index_item> items) const;
+    [[nodiscard]] tensor_base reshape(std::span<const std::int64_t> shape, order o) const;
+    [[nodiscard]] tensor_base reshape(std::span<const std::int64_t> shape, std::span<const name> names, order o) const;
+    [[nodiscard]] tensor_base view(std::span<const std::int64_t> shape) const;
+    [[nodiscard]] tensor_base flatten() const;
+    [[nodiscard]] tensor_base flatten(const Axis& first, const Axis& last, name n) const;
+    [[nodiscard]] tensor_base unflatten(const Axis& axis, std::span<const std::int64_t> sizes,
+                                        std::span<const name> names) const;
+    [[nodiscard]] tensor_base squeeze(const Axis& axis) const;
+    [[nodiscard]] tensor_base squeeze_all() const;
+    [[nodiscard]] tensor_base unsqueeze(std::int64_t pos, name n) const;
+    [[nodiscard]] tensor_base transpose() const;
+    [[nodiscard]] tensor_base swap_axes(const Axis& a, const Axis& b, const char* op = "swap_axes") const;
+    [[nodiscard]] tensor_base permute(std::span<const Axis> order) const;
+    [[nodiscard]] tensor_base move_axis(const Axis& from, std::int64_t to) const;
+    [[nodiscard]] tensor_base move_axes(std::span<const Axis> from, std::span<const std::int64_t> to) const;
+    [[nodiscard]] tensor_base move_axes(std::span<const std::int64_t> new_positions) const;
+    [[nodiscard]] tensor_base slice(const Axis& axis, const range& r) const;
+    [[nodiscard]] tensor_base unfold(const Axis& axis, std::int64_t size, std::int64_t step, name n) const;
+    [[nodiscard]] tensor_base broadcast_to(std::span<const std::int64_t> shape) const;
+    [[nodiscard]] tensor_base broadcast_to(const nt::spec& target) const;
+    [[nodiscard]] tensor_base broadcast_like(const tensor_base& other) const;
+    [[nodiscard]] tensor_base broadcast_left(std::span<const std::int64_t> dims) const;
+    [[nodiscard]] tensor_base expand_dims(std::span<const std::int64_t> positions) const;
+    [[nodiscard]] tensor_base align_to(std::span<const std::string_view> names) const;
+    [[nodiscard]] tensor_base align_as(const tensor_base& other) const;
+    [[nodiscard]] tensor_base rename(std::span<const name> names) const;
+    [[nodiscard]] tensor_base rename(const Axis& axis, name n) const;
+    [[nodiscard]] tensor_base refine_names(std::span<const std::string_view> names) const;
+
+    // --- copies and writes ---------------------------------------------------------
+    /// A fresh writable copy, C-contiguous (or F-contiguous for order::fortran).
+    [[nodiscard]] tensor_base clone(order o = order::c) const;
+    /// Itself when C-contiguous and writable, else clone().
+    [[nodiscard]] tensor_base contiguous() const;
+    /// Writes the element_size() bytes at `value` everywhere. Throws read_only.
+    void fill(const void* value) const;
+    /// Broadcasts `src` to this spec (policy names) and copies it in, converting the
+    /// element type if it differs; copies `src` first when it may overlap this.
+    /// Throws read_only and the matcher's errors.
+    void assign(const tensor_base& src) const;
+    /// Writes the elements in row-major order to `out` (size() * element_size() bytes).
+    void copy_to(void* out) const;
+
+    /// Same storage and names with another layout and read-only flag (no checks).
+    [[nodiscard]] tensor_base with(nt::layout l, name_list names, bool read_only) const;
+
+private:
+    std::shared_ptr<void> owner_;
+    std::byte* storage_ = nullptr;
+    std::int64_t extent_ = 0;
+    nt::layout layout_;
+    name_list names_;
+    bool read_only_ = false;
+    dtype dtype_ = dtype::f32;
+};
+
+/// Throws type_mismatch for a Tensor<T> built from a base of another dtype.
+[[noreturn]] void throw_type_mismatch(dtype expected, dtype actual, const char* op);
+
+}  // namespace nt::detail

@@ -1,0 +1,323 @@
+// nt/elementwise.hpp: element-wise operations with axis matching.
+//
+// Binary operations combine their operands through the matcher (policy `names`):
+// axes with equal names pair first, the remaining unnamed axes are right-aligned,
+// and singleton axes broadcast. The result is a new contiguous tensor whose names
+// come from the plan. Operands of different element types are first converted to
+// their common type (nt::promote_t, NumPy's table).
+//
+//     auto img = nt::ones<float>({10, 3, 256, 384}, {"?", "CHANNEL", "H", "W"});
+//     auto lbl = nt::ones<float>({10, 256, 384}, {"?", "H", "W"});
+//     auto sum = img + lbl;   // (10,3,256,384 | ?,CHANNEL,H,W): lbl broadcast over CHANNEL
+//
+// Throws nt::error: incompatible_sizes / no_counterpart when the operands do not
+// match (the message names the operation, both specs and the axes), read_only for
+// in-place forms on a read-only view, type_mismatch for -, %, pow and neg on bool.
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+
+#include "nt/detail/ops_kernels.hpp"
+#include "nt/match.hpp"
+#include "nt/promote.hpp"
+#include "nt/tensor.hpp"
+
+namespace nt {
+
+/// A fresh C-contiguous tensor with `s`'s shape and names; its elements are
+/// uninitialised (fill or assign before reading). Throws as nt::zeros.
+template <element T>
+[[nodiscard]] Tensor<T> empty(const nt::spec& s) {
+    dims shape;
+    small_vector<name, 8> names;
+    for (const axis_spec& ax : s) {
+        shape.push_back(ax.size);
+        names.push_back(ax.name);
+    }
+    return Tensor<T>(detail::tensor_base::allocate(dtype_of<T>, shape, names, "empty"));
+}
+
+/// The elements converted to U, in a new tensor with the same shape and names
+/// (a copy even when U is T). Float to integer saturates (NaN gives 0); any value
+/// to bool is `!= 0`.
+template <element U, element T>
+[[nodiscard]] Tensor<U> astype(const Tensor<T>& t) {
+    Tensor<U> out = empty<U>(t.spec());
+    detail::run_cast<U, T>(t.shape(), out.mutable_data(), out.strides(), t.data(), t.strides());
+    return out;
+}
+
+namespace detail {
+
+/// Operands aligned to a common output: its spec, and each operand's strides over it
+/// (permuted, 0 on inserted and broadcast axes).
+struct alignment {
+    spec output;
+    std::array<dims, 3> strides;
+};
+
+/// Aligns 1 to 3 operands (given by spec and strides) for operation `op_name`.
+/// Unnamed operands take a NumPy fast path; named ones go through nt::match.
+void align_operands(std::string_view op_name, std::span<const spec> specs,
+                    std::span<const std::span<const std::int64_t>> strides, alignment& out);
+
+/// Aligns `source` to a destination spec (broadcast_to semantics), for in-place
+/// forms and assign: fills out.output with the destination spec, out.strides[0].
+void align_to_destination(std::string_view op_name, const spec& destination, const spec& source,
+                          std::span<const std::int64_t> source_strides, alignment& out);
+
+[[noreturn]] void throw_read_only(std::string_view op_name, const spec& destination);
+
+template <class T>
+Tensor<T> empty_result(const spec& s) {
+    return nt::empty<T>(s);
+}
+
+// The operand in the computation's type: the same handle when it already is.
+template <class To, class From>
+Tensor<To> as_type(const Tensor<From>& t) {
+    if constexpr (std::is_same_v<To, From>) return t;
+    else return nt::astype<To>(t);
+}
+
+template <binary_op Op, class A, class B>
+auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b) {
+    using C = promote_t<A, B>;
+    using R = binary_result_t<Op, C>;
+    const Tensor<C> ca = as_type<C>(a);
+    const Tensor<C> cb = as_type<C>(b);
+    const spec specs[2] = {ca.spec(), cb.spec()};
+    const std::span<const std::int64_t> strides[2] = {ca.strides(), cb.strides()};
+    alignment al;
+    align_operands(name, specs, strides, al);
+    Tensor<R> out = empty_result<R>(al.output);
+    run_binary<C>(Op, out.shape(), out.mutable_data(), out.strides(), ca.data(), al.strides[0], cb.data(), al.strides[1]);
+    return out;
+}
+
+template <binary_op Op, class T, class S>
+auto binary_scalar(std::string_view name, const Tensor<T>& a, S value, bool scalar_first) {
+    using C = promote_scalar_t<T, S>;
+    using R = binary_result_t<Op, C>;
+    const Tensor<C> ca = as_type<C>(a);
+    const C v = static_cast<C>(value);
+    Tensor<R> out = empty_result<R>(ca.spec());
+    const dims zeros(ca.rank(), 0);
+    const std::span<const std::int64_t> shape = ca.shape();
+    if (scalar_first)
+        run_binary<C>(Op, shape, out.mutable_data(), out.strides(), &v, zeros, ca.data(), ca.strides());
+    else
+        run_binary<C>(Op, shape, out.mutable_data(), out.strides(), ca.data(), ca.strides(), &v, zeros);
+    (void)name;
+    return out;
+}
+
+template <unary_op Op, class T>
+auto unary(const Tensor<T>& a) {
+    using R = unary_result_t<Op, T>;
+    Tensor<R> out = empty_result<R>(a.spec());
+    run_unary<T>(Op, a.shape(), out.mutable_data(), out.strides(), a.data(), a.strides());
+    return out;
+}
+
+// dst op= src, computed in dst's type: the source is aligned to dst (broadcast_to
+// rules) and, if it overlaps dst's storage, copied first.
+template <binary_op Op, class T, class U>
+void in_place(std::string_view name, Tensor<T>& dst, const Tensor<U>& src) {
+    if (dst.is_read_only()) throw_read_only(name, dst.spec());
+    const Tensor<T> source = dst.shares_storage(src) ? as_type<T>(src).clone() : Tensor<T>(as_type<T>(src));
+    alignment al;
+    align_to_destination(name, dst.spec(), source.spec(), source.strides(), al);
+    if constexpr (std::is_same_v<binary_result_t<Op, T>, T>) {
+        run_binary<T>(Op, dst.shape(), dst.mutable_data(), dst.strides(), dst.data(), dst.strides(), source.data(),
+                      al.strides[0]);
+    } else {  // e.g. int32 /= int32 computes in double, stored back as int32
+        using R = binary_result_t<Op, T>;
+        Tensor<R> tmp = empty_result<R>(dst.spec());
+        run_binary<T>(Op, dst.shape(), tmp.mutable_data(), tmp.strides(), dst.data(), dst.strides(), source.data(),
+                      al.strides[0]);
+        run_cast<T, R>(dst.shape(), dst.mutable_data(), dst.strides(), tmp.data(), tmp.strides());
+    }
+}
+
+template <binary_op Op, class T, class S>
+void in_place_scalar(std::string_view name, Tensor<T>& dst, S value) {
+    if (dst.is_read_only()) throw_read_only(name, dst.spec());
+    const T v = static_cast<T>(value);
+    const dims zeros(dst.rank(), 0);
+    if constexpr (std::is_same_v<binary_result_t<Op, T>, T>) {
+        run_binary<T>(Op, dst.shape(), dst.mutable_data(), dst.strides(), dst.data(), dst.strides(), &v, zeros);
+    } else {
+        using R = binary_result_t<Op, T>;
+        Tensor<R> tmp = empty_result<R>(dst.spec());
+        run_binary<T>(Op, dst.shape(), tmp.mutable_data(), tmp.strides(), dst.data(), dst.strides(), &v, zeros);
+        run_cast<T, R>(dst.shape(), dst.mutable_data(), dst.strides(), tmp.data(), tmp.strides());
+    }
+}
+
+template <class S>
+inline constexpr bool is_scalar_v = std::is_arithmetic_v<S>;
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------
+// Binary operators and functions: tensor with tensor, tensor with scalar.
+
+#define NT_BINARY_FUNCTION(fn, op, text)                                                             \
+    template <class A, class B>                                                                      \
+    auto fn(const Tensor<A>& a, const Tensor<B>& b) {                                                \
+        return detail::binary<detail::binary_op::op>(text, a, b);                                   \
+    }                                                                                                \
+    template <class T, class S, std::enable_if_t<detail::is_scalar_v<S>, int> = 0>                   \
+    auto fn(const Tensor<T>& a, S b) {                                                               \
+        return detail::binary_scalar<detail::binary_op::op>(text, a, b, false);                     \
+    }                                                                                                \
+    template <class T, class S, std::enable_if_t<detail::is_scalar_v<S>, int> = 0>                   \
+    auto fn(S a, const Tensor<T>& b) {                                                               \
+        return detail::binary_scalar<detail::binary_op::op>(text, b, a, true);                      \
+    }
+
+NT_BINARY_FUNCTION(operator+, add, "operator+")
+NT_BINARY_FUNCTION(operator-, sub, "operator-")
+NT_BINARY_FUNCTION(operator*, mul, "operator*")
+NT_BINARY_FUNCTION(operator/, div, "operator/")
+NT_BINARY_FUNCTION(operator%, mod, "operator%")
+NT_BINARY_FUNCTION(operator==, eq, "operator==")
+NT_BINARY_FUNCTION(operator!=, ne, "operator!=")
+NT_BINARY_FUNCTION(operator<, lt, "operator<")
+NT_BINARY_FUNCTION(operator<=, le, "operator<=")
+NT_BINARY_FUNCTION(operator>, gt, "operator>")
+NT_BINARY_FUNCTION(operator>=, ge, "operator>=")
+/// Element-wise minimum / maximum (NaN propagates, as NumPy's minimum/maximum).
+NT_BINARY_FUNCTION(minimum, min, "minimum")
+NT_BINARY_FUNCTION(maximum, max, "maximum")
+/// Element-wise power; integer powers wrap, a negative integer exponent truncates.
+NT_BINARY_FUNCTION(pow, pow, "pow")
+NT_BINARY_FUNCTION(logical_and, logical_and, "logical_and")
+NT_BINARY_FUNCTION(logical_or, logical_or, "logical_or")
+NT_BINARY_FUNCTION(logical_xor, logical_xor, "logical_xor")
+#undef NT_BINARY_FUNCTION
+
+/// min(a, b) and max(a, b) of two tensors are minimum and maximum (with one tensor
+/// and axes, min and max are reductions: see <nt/reduce.hpp>).
+template <class A, class B>
+auto min(const Tensor<A>& a, const Tensor<B>& b) {
+    return minimum(a, b);
+}
+template <class A, class B>
+auto max(const Tensor<A>& a, const Tensor<B>& b) {
+    return maximum(a, b);
+}
+
+/// Logical operators on bool tensors.
+inline Tensor<bool> operator&(const Tensor<bool>& a, const Tensor<bool>& b) { return logical_and(a, b); }
+inline Tensor<bool> operator|(const Tensor<bool>& a, const Tensor<bool>& b) { return logical_or(a, b); }
+inline Tensor<bool> operator^(const Tensor<bool>& a, const Tensor<bool>& b) { return logical_xor(a, b); }
+
+// ---------------------------------------------------------------------------------
+// In-place forms: a op= b writes into a (b must broadcast to a's spec).
+
+#define NT_IN_PLACE(fn, op, text)                                                             \
+    template <class T, class U>                                                               \
+    Tensor<T>& fn(Tensor<T>& a, const Tensor<U>& b) {                                         \
+        detail::in_place<detail::binary_op::op>(text, a, b);                                  \
+        return a;                                                                             \
+    }                                                                                         \
+    template <class T, class U>                                                               \
+    Tensor<T>& fn(Tensor<T>&& a, const Tensor<U>& b) { return fn(a, b); }                     \
+    template <class T, class S, std::enable_if_t<detail::is_scalar_v<S>, int> = 0>            \
+    Tensor<T>& fn(Tensor<T>& a, S b) {                                                        \
+        detail::in_place_scalar<detail::binary_op::op>(text, a, b);                           \
+        return a;                                                                             \
+    }
+
+NT_IN_PLACE(operator+=, add, "operator+=")
+NT_IN_PLACE(operator-=, sub, "operator-=")
+NT_IN_PLACE(operator*=, mul, "operator*=")
+NT_IN_PLACE(operator/=, div, "operator/=")
+NT_IN_PLACE(operator%=, mod, "operator%=")
+#undef NT_IN_PLACE
+
+// ---------------------------------------------------------------------------------
+// Unary operations.
+
+#define NT_UNARY_FUNCTION(fn, op)                  \
+    template <class T>                             \
+    auto fn(const Tensor<T>& a) {                  \
+        return detail::unary<detail::unary_op::op>(a); \
+    }
+NT_UNARY_FUNCTION(abs, abs)
+NT_UNARY_FUNCTION(neg, neg)
+NT_UNARY_FUNCTION(exp, exp)
+NT_UNARY_FUNCTION(log, log)
+NT_UNARY_FUNCTION(sqrt, sqrt)
+NT_UNARY_FUNCTION(sin, sin)
+NT_UNARY_FUNCTION(cos, cos)
+NT_UNARY_FUNCTION(tanh, tanh)
+NT_UNARY_FUNCTION(sigmoid, sigmoid)
+NT_UNARY_FUNCTION(logical_not, logical_not)
+#undef NT_UNARY_FUNCTION
+
+template <class T>
+auto operator-(const Tensor<T>& a) {
+    return neg(a);
+}
+template <class T>
+Tensor<bool> operator!(const Tensor<T>& a) {
+    return logical_not(a);
+}
+
+/// where(cond, a, b): a where cond is true, else b, all three matched (policy names).
+template <class A, class B>
+auto where(const Tensor<bool>& cond, const Tensor<A>& a, const Tensor<B>& b) {
+    using C = promote_t<A, B>;
+    const Tensor<C> ca = detail::as_type<C>(a);
+    const Tensor<C> cb = detail::as_type<C>(b);
+    const spec specs[3] = {cond.spec(), ca.spec(), cb.spec()};
+    const std::span<const std::int64_t> strides[3] = {cond.strides(), ca.strides(), cb.strides()};
+    detail::alignment al;
+    detail::align_operands("where", specs, strides, al);
+    Tensor<C> out = detail::empty_result<C>(al.output);
+    detail::run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), al.strides[0], ca.data(),
+                         al.strides[1], cb.data(), al.strides[2]);
+    return out;
+}
+
+// ---------------------------------------------------------------------------------
+// broadcast_tensors: the aligned views themselves.
+
+namespace detail {
+template <class T>
+Tensor<T> aligned_view(const Tensor<T>& t, const plan& p, std::size_t i) {
+    // Permute into output order, insert the singletons (named as the output axis,
+    // so that the final broadcast pairs them by name), then broadcast.
+    const input_plan& in = p.inputs[i];
+    small_vector<Axis, 8> order;
+    for (std::int32_t a : in.permutation()) order.push_back(Axis(a));
+    Tensor<T> v = t.permute(order);
+    for (std::int32_t pos : in.inserted()) v = v.unsqueeze(pos, p.output.name(static_cast<std::size_t>(pos)));
+    return v.broadcast_to(p.output);
+}
+}  // namespace detail
+
+/// The inputs viewed as the matched output (no copies; stride 0 on broadcast axes,
+/// hence read-only wherever an axis is actually broadcast).
+///     auto [x, y] = nt::broadcast_tensors(nt::policy::names, img, lbl);
+template <class... Ts>
+std::tuple<Tensor<Ts>...> broadcast_tensors(policy pol, const Tensor<Ts>&... ts) {
+    const spec specs[] = {ts.spec()...};
+    match_options options;
+    options.policy = pol;
+    const plan p = match(specs, options);
+    std::size_t i = 0;
+    return std::tuple<Tensor<Ts>...>{detail::aligned_view(ts, p, i++)...};
+}
+template <class... Ts>
+std::tuple<Tensor<Ts>...> broadcast_tensors(const Tensor<Ts>&... ts) {
+    return broadcast_tensors(policy::names, ts...);
+}
+
+}  // namespace nt

@@ -1,0 +1,26 @@
+// nt/nt.hpp: the umbrella header: every public ntensor header.
+//
+//     #include <nt/nt.hpp>
+//     auto t = nt::zeros<float>({2, 3}, {"N", "C"});
+#pragma once
+
+#include "nt/axis.hpp"
+#include "nt/config.hpp"
+#include "nt/creation.hpp"
+#include "nt/dtype.hpp"
+#include "nt/elementwise.hpp"
+#include "nt/error.hpp"
+#include "nt/index.hpp"
+#include "nt/layout.hpp"
+#include "nt/match.hpp"
+#include "nt/name.hpp"
+#include "nt/names.hpp"
+#include "nt/print.hpp"
+#include "nt/promote.hpp"
+#include "nt/reduce.hpp"
+#include "nt/small_vector.hpp"
+#include "nt/spec.hpp"
+#include "nt/storage.hpp"
+#include "nt/tensor.hpp"
+#include "nt/threads.hpp"
+#include "nt/version.hpp"

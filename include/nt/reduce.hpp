@@ -1,0 +1,101 @@
+// nt/reduce.hpp: reductions over axes given by index or name.
+//
+//     auto prob = nt::ones<float>({20, 3, 64, 64}, {"?", "CLASS", "H", "W"});
+//     nt::sum(prob, {"H", "W"});              // (20,3 | ?,CLASS)
+//     nt::mean(prob, "CLASS", true);          // keepdims: (20,1,64,64 | ?,CLASS,H,W)
+//     nt::max(prob);                          // every axis: rank 0
+//
+// Result types: sum and prod of bool and integers give int64 (NumPy gives uint64
+// for uint8, which ntensor does not have), mean of non-floats gives double,
+// argmax/argmin give int64 (the row-major index over the reduced axes), any/all give
+// bool. Floating sums are blocked and pairwise, and identical for any thread count.
+// Throws axis_out_of_range (unknown axis), invalid_argument (an axis listed twice;
+// min, max, argmax or argmin of an empty reduction).
+#pragma once
+
+#include <string_view>
+
+#include "nt/axis.hpp"
+#include "nt/index.hpp"
+#include "nt/detail/ops_kernels.hpp"
+#include "nt/elementwise.hpp"  // nt::empty
+#include "nt/tensor.hpp"
+
+namespace nt {
+
+namespace detail {
+
+/// The shape of a reduction: which input axes are reduced, the result spec, and the
+/// result's strides seen from the input's axes (0 on reduced ones).
+struct reduction_shape {
+    small_vector<bool, 8> reduced;
+    spec result;
+    dims output_strides;  // filled by finish_reduction once the result exists
+};
+
+/// Resolves `axes` (every axis when `every_axis`) against `input`; throws as above.
+void plan_reduction(std::string_view op_name, reduce_op op, const spec& input, axes_arg axes, bool every_axis,
+                    bool keepdims, reduction_shape& out);
+/// Input-rank strides of the result (the result may have dropped the reduced axes).
+void finish_reduction(const reduction_shape& shape, std::span<const std::int64_t> result_strides,
+                      reduction_shape& out);
+
+template <reduce_op Op, class T>
+Tensor<reduce_result_t<Op, T>> reduce(std::string_view name, const Tensor<T>& t, axes_arg axes, bool every_axis,
+                                      bool keepdims) {
+    using R = reduce_result_t<Op, T>;
+    reduction_shape rs;
+    plan_reduction(name, Op, t.spec(), axes, every_axis, keepdims, rs);
+    Tensor<R> out = nt::empty<R>(rs.result);
+    finish_reduction(rs, out.strides(), rs);
+    run_reduce<T>(Op, t.shape(), std::span<const bool>(rs.reduced.data(), rs.reduced.size()), out.mutable_data(),
+                  rs.output_strides, t.data(), t.strides());
+    return out;
+}
+
+}  // namespace detail
+
+#define NT_REDUCTION(fn, op)                                                                        \
+    /** Reduces over every axis (a rank-0 result). */                                               \
+    template <class T>                                                                              \
+    auto fn(const Tensor<T>& t) {                                                                   \
+        return detail::reduce<detail::reduce_op::op>(#fn, t, {}, true, false);                      \
+    }                                                                                               \
+    /** Reduces over `axes` (indices or names); keepdims keeps them with size 1. */                 \
+    template <class T>                                                                              \
+    auto fn(const Tensor<T>& t, axes_arg axes, bool keepdims = false) {                             \
+        return detail::reduce<detail::reduce_op::op>(#fn, t, axes, false, keepdims);                \
+    }                                                                                               \
+    template <class T>                                                                              \
+    auto fn(const Tensor<T>& t, const Axis& axis, bool keepdims = false) {                          \
+        const Axis one[1] = {axis};                                                                 \
+        return detail::reduce<detail::reduce_op::op>(#fn, t, std::span<const Axis>(one), false, keepdims); \
+    }
+
+NT_REDUCTION(sum, sum)
+NT_REDUCTION(mean, mean)
+NT_REDUCTION(min, min)
+NT_REDUCTION(max, max)
+NT_REDUCTION(prod, prod)
+NT_REDUCTION(argmax, argmax)
+NT_REDUCTION(argmin, argmin)
+NT_REDUCTION(any, any)
+#undef NT_REDUCTION
+
+// nt::all is also the whole-axis index tag (nt/index.hpp), so the reduction is its
+// call operator: nt::all(t), nt::all(t, axes, keepdims), nt::all(t, axis, keepdims).
+template <class Tensor>
+auto all_t::operator()(const Tensor& t) const {
+    return detail::reduce<detail::reduce_op::all>("all", t, {}, true, false);
+}
+template <class Tensor>
+auto all_t::operator()(const Tensor& t, axes_arg axes, bool keepdims) const {
+    return detail::reduce<detail::reduce_op::all>("all", t, axes, false, keepdims);
+}
+template <class Tensor>
+auto all_t::operator()(const Tensor& t, const Axis& axis, bool keepdims) const {
+    const Axis one[1] = {axis};
+    return detail::reduce<detail::reduce_op::all>("all", t, std::span<const Axis>(one), false, keepdims);
+}
+
+}  // namespace nt

@@ -1,0 +1,185 @@
+// The caching allocator: mmap'd, 2 MiB-aligned large blocks with MADV_HUGEPAGE, kept
+// after free in a small most-recent-first list bounded in bytes and in count.
+#include "nt/detail/allocator.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+#include <new>
+#include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace nt::detail {
+namespace {
+
+constexpr std::size_t huge_page = std::size_t{2} << 20;
+constexpr std::size_t max_cached_blocks = 64;
+
+std::size_t default_limit() noexcept {
+    if (const char* env = std::getenv("NT_ALLOC_CACHE_MB")) {
+        char* end = nullptr;
+        const unsigned long long mb = std::strtoull(env, &end, 10);
+        if (end != env) return static_cast<std::size_t>(mb) << 20;
+    }
+    std::size_t limit = std::size_t{1} << 30;
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page_size = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page_size > 0) {
+        const std::size_t ram = static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size);
+        limit = std::min(limit, ram / 8);
+    }
+    return limit;
+}
+
+void* map_block(std::size_t size) {
+    // Over-map by one huge page and trim, so that the block starts on a 2 MiB boundary.
+    const bool huge = size >= huge_page;
+    const std::size_t span = huge ? size + huge_page : size;
+    void* raw = ::mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) throw std::bad_alloc();
+    if (!huge) return raw;
+    const auto start = reinterpret_cast<std::uintptr_t>(raw);
+    const std::uintptr_t aligned = (start + huge_page - 1) & ~(std::uintptr_t{huge_page} - 1);
+    const std::size_t head = aligned - start;
+    const std::size_t tail = span - head - size;
+    if (head) ::munmap(raw, head);
+    if (tail) ::munmap(reinterpret_cast<void*>(aligned + size), tail);
+#ifdef MADV_HUGEPAGE
+    ::madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
+#endif
+    return reinterpret_cast<void*>(aligned);
+}
+
+void unmap_block(void* p, std::size_t size) noexcept { ::munmap(p, size); }
+
+struct block {
+    void* ptr;
+    std::size_t size;  // size class
+};
+
+class block_cache {
+public:
+    void* take(std::size_t size) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            // Newest first: the most recently freed block is the likeliest to be in cache.
+            for (std::size_t i = blocks_.size(); i-- > 0;) {
+                if (blocks_[i].size == size) {
+                    void* p = blocks_[i].ptr;
+                    blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i));
+                    bytes_ -= size;
+                    ++hits_;
+                    return p;
+                }
+            }
+            ++misses_;
+        }
+        return map_block(size);
+    }
+
+    void give(void* p, std::size_t size) noexcept {
+        std::vector<block> evicted;
+        bool keep = false;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (size <= limit_) {
+                try {
+                    blocks_.push_back({p, size});
+                    bytes_ += size;
+                    keep = true;
+                } catch (...) {
+                }
+                evict_locked(evicted);
+            }
+        }
+        if (!keep) unmap_block(p, size);
+        for (const block& b : evicted) unmap_block(b.ptr, b.size);
+    }
+
+    void set_limit(std::size_t limit) noexcept {
+        std::vector<block> evicted;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            limit_ = limit;
+            evict_locked(evicted);
+        }
+        for (const block& b : evicted) unmap_block(b.ptr, b.size);
+    }
+
+    allocator_stats stats() noexcept {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return {hits_, misses_, blocks_.size(), bytes_, limit_};
+    }
+
+    ~block_cache() {
+        for (const block& b : blocks_) unmap_block(b.ptr, b.size);
+    }
+
+private:
+    void evict_locked(std::vector<block>& out) noexcept {
+        // Oldest first. `out` may fail to grow; then unmap directly (rare, harmless).
+        while (!blocks_.empty() && (bytes_ > limit_ || blocks_.size() > max_cached_blocks)) {
+            const block b = blocks_.front();
+            blocks_.erase(blocks_.begin());
+            bytes_ -= b.size;
+            try {
+                out.push_back(b);
+            } catch (...) {
+                unmap_block(b.ptr, b.size);
+            }
+        }
+    }
+
+    std::mutex mutex_;
+    std::vector<block> blocks_;  // oldest first
+    std::size_t bytes_ = 0;
+    std::size_t limit_ = default_limit();
+    std::size_t hits_ = 0;
+    std::size_t misses_ = 0;
+};
+
+block_cache& cache() {
+    static block_cache c;
+    return c;
+}
+
+}  // namespace
+
+std::size_t allocator_size_class(std::size_t bytes) noexcept {
+    if (bytes < large_threshold) return bytes;
+    // Eight classes per power of two: round up to a multiple of 2^(floor(log2)-3), and
+    // at least to whole pages.
+    std::size_t top = std::size_t{1} << (63 - __builtin_clzll(static_cast<unsigned long long>(bytes)));
+    const std::size_t step = std::max<std::size_t>(top / 8, 4096);
+    return (bytes + step - 1) / step * step;
+}
+
+void* allocate(std::size_t bytes) {
+    if (bytes < large_threshold) {
+        const std::size_t n = (std::max<std::size_t>(bytes, 1) + alloc_alignment - 1) / alloc_alignment * alloc_alignment;
+        return ::operator new(n, std::align_val_t{alloc_alignment});
+    }
+    return cache().take(allocator_size_class(bytes));
+}
+
+void deallocate(void* p, std::size_t bytes) noexcept {
+    if (!p) return;
+    if (bytes < large_threshold) {
+        ::operator delete(p, std::align_val_t{alloc_alignment});
+        return;
+    }
+    cache().give(p, allocator_size_class(bytes));
+}
+
+allocator_stats get_allocator_stats() noexcept { return cache().stats(); }
+void set_allocator_cache_limit(std::size_t bytes) noexcept { cache().set_limit(bytes); }
+void release_allocator_cache() noexcept {
+    const std::size_t limit = cache().stats().cache_limit;
+    cache().set_limit(0);
+    cache().set_limit(limit);
+}
+
+}  // namespace nt::detail

@@ -1,0 +1,35 @@
+// Out-of-line error helpers of the tensor core.
+#include "core_errors.hpp"
+
+#include "nt/spec.hpp"
+
+namespace nt::detail {
+
+std::string shape_text(std::span<const std::int64_t> sizes) { return shape_string(sizes); }
+
+std::string spec_text(std::span<const std::int64_t> sizes, std::span<const name> names) {
+    std::string out = "(";
+    for (std::size_t i = 0; i < sizes.size(); ++i) out += (i ? "," : "") + std::to_string(sizes[i]);
+    bool named = false;
+    for (name n : names) named = named || n.has_value();
+    if (named) {
+        out += " | ";
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            if (i) out += ',';
+            out += names[i].str();
+        }
+    }
+    return out + ")";
+}
+
+std::string list_text(std::span<const std::int64_t> values) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < values.size(); ++i) out += (i ? "," : "") + std::to_string(values[i]);
+    return out + "]";
+}
+
+void fail(errc code, std::string_view op, const std::string& message) {
+    throw_error(code, std::string(op) + ": " + message);
+}
+
+}  // namespace nt::detail

@@ -1,0 +1,205 @@
+// tensor_base: construction, queries, element access, copies and writes.
+#include "nt/detail/tensor_base.hpp"
+
+#include <cstdint>
+#include <cstring>
+
+#include "core_errors.hpp"
+#include "nt/detail/convert.hpp"
+#include "nt/detail/copy.hpp"
+#include "nt/match.hpp"
+#include "nt/storage.hpp"
+
+namespace nt::detail {
+
+namespace {
+constexpr std::int64_t empty_shape[1] = {0};
+constexpr std::int64_t unit_stride[1] = {1};
+
+void check_shape(std::span<const std::int64_t> shape, std::string_view op) {
+    if (shape.size() > max_rank)
+        fail(errc::invalid_spec, op,
+             "rank " + std::to_string(shape.size()) + " is over the limit of " + std::to_string(max_rank) + " axes");
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        if (shape[i] < 0)
+            fail(errc::invalid_spec, op,
+                 "size " + std::to_string(shape[i]) + " of axis " + std::to_string(i) + " in shape " +
+                     shape_text(shape) + " is negative; sizes must be >= 0");
+    if (!checked_element_count(shape))
+        fail(errc::invalid_argument, op, "shape " + shape_text(shape) + " has too many elements for 64-bit sizes");
+}
+}  // namespace
+
+void throw_type_mismatch(dtype expected, dtype actual, const char* op) {
+    fail(errc::type_mismatch, op,
+         "the tensor holds " + std::string(to_string(actual)) + " elements, not " + std::string(to_string(expected)) +
+             "; use a Tensor of the matching element type");
+}
+
+tensor_base::tensor_base(dtype d) : layout_(empty_shape, unit_stride, 0), names_(1, name{}), dtype_(d) {}
+
+tensor_base::tensor_base(dtype d, std::shared_ptr<void> owner, std::byte* storage, std::int64_t extent,
+                         nt::layout layout, name_list names, bool read_only)
+    : owner_(std::move(owner)), storage_(storage), extent_(extent), layout_(std::move(layout)),
+      names_(std::move(names)), read_only_(read_only), dtype_(d) {}
+
+tensor_base tensor_base::allocate(dtype d, std::span<const std::int64_t> shape, std::span<const name> names,
+                                  std::string_view op) {
+    check_shape(shape, op);
+    name_list n = names_for_rank(names, shape.size(), op);
+    const std::int64_t count = *checked_element_count(shape);
+    std::size_t bytes = 0;
+    if (__builtin_mul_overflow(static_cast<std::size_t>(count), size_of(d), &bytes))
+        fail(errc::invalid_argument, op, "shape " + shape_text(shape) + " needs more bytes than memory can address");
+    storage_block block = allocate_storage(bytes);
+    return tensor_base(d, std::move(block.owner), static_cast<std::byte*>(block.data), count,
+                       nt::layout::c_contiguous(shape), std::move(n), false);
+}
+
+tensor_base tensor_base::wrap(dtype d, void* ptr, std::span<const std::int64_t> shape,
+                              std::span<const std::int64_t> strides, std::shared_ptr<void> owner,
+                              std::span<const name> names) {
+    check_shape(shape, "wrap");
+    name_list n = names_for_rank(names, shape.size(), "wrap");
+    dims s = strides.empty() ? c_strides(shape) : dims(strides);
+    if (s.size() != shape.size())
+        fail(errc::invalid_argument, "wrap",
+             std::to_string(strides.size()) + " strides given for shape " + shape_text(shape) +
+                 "; give one stride per axis (in elements), or none for C order");
+    nt::layout probe(shape, s.span(), 0);
+    const auto bounds = probe.required_span();
+    if (!bounds.empty && (bounds.min < 0 || bounds.max > 0) && ptr == nullptr)
+        fail(errc::invalid_argument, "wrap", "a null pointer cannot hold elements; pass the memory to wrap");
+    const std::int64_t lo = bounds.empty ? 0 : bounds.min;
+    const std::int64_t extent = bounds.empty ? 0 : bounds.max - bounds.min + 1;
+    auto* start = static_cast<std::byte*>(ptr) + lo * static_cast<std::int64_t>(size_of(d));
+    const bool overlap = probe.has_self_overlap();
+    return tensor_base(d, std::move(owner), start, extent, probe.with_offset(-lo), std::move(n), overlap);
+}
+
+std::int64_t tensor_base::size(const Axis& axis) const {
+    return layout_.size(resolve_axis(axis, names(), "size", shape()));
+}
+
+nt::spec tensor_base::spec() const {
+    nt::spec s;
+    for (std::size_t i = 0; i < rank(); ++i) s.push_back({layout_.size(i), names_[i]});
+    return s;
+}
+
+bool tensor_base::shares_storage(const tensor_base& other) const noexcept {
+    if (owner_ && owner_ == other.owner_) return true;
+    if (!storage_ || !other.storage_ || extent_ == 0 || other.extent_ == 0) return false;
+    const auto a0 = reinterpret_cast<std::uintptr_t>(storage_);
+    const auto a1 = a0 + static_cast<std::uintptr_t>(extent_) * element_size();
+    const auto b0 = reinterpret_cast<std::uintptr_t>(other.storage_);
+    const auto b1 = b0 + static_cast<std::uintptr_t>(other.extent_) * other.element_size();
+    return a0 < b1 && b0 < a1;
+}
+
+bool tensor_base::may_overlap(const tensor_base& other) const noexcept {
+    const auto a = layout_.required_span(), b = other.layout_.required_span();
+    if (a.empty || b.empty || !storage_ || !other.storage_) return false;
+    const auto a0 = reinterpret_cast<std::uintptr_t>(storage_) + static_cast<std::uintptr_t>(a.min) * element_size();
+    const auto a1 = reinterpret_cast<std::uintptr_t>(storage_) + static_cast<std::uintptr_t>(a.max + 1) * element_size();
+    const auto b0 = reinterpret_cast<std::uintptr_t>(other.storage_) +
+                    static_cast<std::uintptr_t>(b.min) * other.element_size();
+    const auto b1 = reinterpret_cast<std::uintptr_t>(other.storage_) +
+                    static_cast<std::uintptr_t>(b.max + 1) * other.element_size();
+    return a0 < b1 && b0 < a1;
+}
+
+std::byte* tensor_base::data() const noexcept {
+    if (!storage_ || layout_.element_count() == 0) return storage_;
+    return storage_ + layout_.offset() * static_cast<std::int64_t>(element_size());
+}
+
+std::string tensor_base::describe() const { return spec_text(shape(), names()); }
+
+std::int64_t tensor_base::element_offset(std::span<const std::int64_t> index, const char* op) const {
+    if (index.size() != rank())
+        fail(errc::invalid_argument, op,
+             std::to_string(index.size()) + " indices given for tensor " + describe() + " of rank " +
+                 std::to_string(rank()) + "; give one index per axis (use index() for views)");
+    std::int64_t off = layout_.offset();
+    for (std::size_t k = 0; k < index.size(); ++k) {
+        std::int64_t i = index[k];
+        const std::int64_t n = layout_.size(k);
+        if (i < -n || i >= n) {
+            std::string axis = "axis " + std::to_string(k);
+            if (names_[k]) axis += " '" + std::string(names_[k].str()) + "'";
+            fail(errc::index_out_of_range, op,
+                 "index " + std::to_string(i) + " is out of range for " + axis + " (size " + std::to_string(n) +
+                     ") of tensor " + describe() +
+                     (n == 0 ? std::string("; the axis is empty") : "; valid indices are " + std::to_string(-n) +
+                                                                        ".." + std::to_string(n - 1)));
+        }
+        if (i < 0) i += n;
+        off += i * layout_.stride(k);
+    }
+    return off;
+}
+
+void tensor_base::check_writable(const char* op) const {
+    if (!read_only_) return;
+    fail(errc::read_only, op,
+         "tensor " + describe() + " with strides " + list_text(strides()) +
+             " is a read-only view (a broadcast axis of stride 0, or overlapping unfold windows, lets two "
+             "indices reach one element); write into clone() or contiguous() instead");
+}
+
+void tensor_base::check_type(dtype expected) const {
+    if (dtype_ != expected) throw_type_mismatch(expected, dtype_, "Tensor");
+}
+
+tensor_base tensor_base::with(nt::layout l, name_list names, bool read_only) const {
+    return tensor_base(dtype_, owner_, storage_, extent_, std::move(l), std::move(names), read_only);
+}
+
+// --- copies and writes -------------------------------------------------------------
+
+tensor_base tensor_base::clone(order o) const {
+    tensor_base out = allocate(dtype_, shape(), names(), "clone");
+    if (o == order::fortran) out.layout_ = nt::layout::f_contiguous(shape());
+    copy_elements(out.storage_, out.layout_, storage_, layout_, element_size());
+    return out;
+}
+
+tensor_base tensor_base::contiguous() const {
+    if (!read_only_ && is_contiguous()) return *this;
+    return clone();
+}
+
+void tensor_base::fill(const void* value) const {
+    check_writable("fill");
+    fill_elements(storage_, layout_, value, element_size());
+}
+
+void tensor_base::assign(const tensor_base& src) const {
+    check_writable("assign");
+    const tensor_base source = may_overlap(src) ? src.clone() : src;
+    const std::string_view labels[1] = {"source"};
+    match_options options;
+    options.labels = labels;
+    const plan p = nt::broadcast_to(source.spec(), spec(), options);
+    const auto& map = p.inputs[0].source_axes;
+    dims sizes, strides;
+    for (std::size_t k = 0; k < map.size(); ++k) {
+        sizes.push_back(layout_.size(k));
+        const std::int32_t a = map[k];
+        strides.push_back(a == inserted_axis || source.layout_.size(static_cast<std::size_t>(a)) != layout_.size(k)
+                              ? 0
+                              : source.layout_.stride(static_cast<std::size_t>(a)));
+    }
+    const nt::layout from(sizes.span(), strides.span(), source.layout_.offset());
+    if (source.dtype_ == dtype_)
+        copy_elements(storage_, layout_, source.storage_, from, element_size());
+    else
+        convert_elements(storage_, layout_, dtype_, source.storage_, from, source.dtype_);
+}
+
+void tensor_base::copy_to(void* out) const {
+    copy_elements(out, nt::layout::c_contiguous(shape()), storage_, layout_, element_size());
+}
+
+}  // namespace nt::detail

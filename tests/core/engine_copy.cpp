@@ -1,0 +1,98 @@
+// copy_strided / fill_strided against the reference, for several element sizes.
+#include "nt/detail/engine.hpp"
+#include "nt/threads.hpp"
+
+#include "engine_testing.hpp"
+
+#include <cstring>
+
+using namespace engine_testing;
+
+namespace {
+
+template <std::size_t Size>
+struct blob {
+    unsigned char b[Size];
+    friend bool operator==(const blob& x, const blob& y) { return std::memcmp(x.b, y.b, Size) == 0; }
+};
+
+template <class T>
+void check_copy(const dims& shape) {
+    const layout ld = random_layout(shape, false), ls = random_layout(shape, true);
+    std::vector<T> src(static_cast<std::size_t>(ls.span));
+    auto* bytes = reinterpret_cast<unsigned char*>(src.data());
+    for (std::size_t i = 0; i < src.size() * sizeof(T); ++i) bytes[i] = static_cast<unsigned char>(uniform(0, 255));
+    std::vector<T> expect(static_cast<std::size_t>(ld.span));
+    std::memset(static_cast<void*>(expect.data()), 0xAB, expect.size() * sizeof(T));
+    for_each_index(shape, {&ld.strides, &ls.strides}, [&](const auto& off) {
+        expect[static_cast<std::size_t>(ld.offset + off[0])] = src[static_cast<std::size_t>(ls.offset + off[1])];
+    });
+    INFO("shape " << text(shape) << " dst " << text(ld.strides) << " src " << text(ls.strides) << " size "
+                  << sizeof(T));
+    for (int threads : {1, 2}) {
+        nt::set_num_threads(threads);
+        std::vector<T> dst(static_cast<std::size_t>(ld.span));
+        std::memset(static_cast<void*>(dst.data()), 0xAB, dst.size() * sizeof(T));
+        nt::detail::copy_strided(dst.data() + ld.offset, ld.strides.span(), src.data() + ls.offset, ls.strides.span(),
+                                 shape.span(), sizeof(T));
+        REQUIRE(std::memcmp(dst.data(), expect.data(), dst.size() * sizeof(T)) == 0);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("engine: copy_strided matches the reference", "[engine][copy]") {
+    thread_guard guard;
+    for (int i = 0; i < 200; ++i) {
+        const dims shape = random_shape();
+        check_copy<blob<4>>(shape);
+        check_copy<blob<1>>(shape);
+    }
+    for (int i = 0; i < 60; ++i) {
+        const dims shape = random_shape();
+        check_copy<blob<2>>(shape);
+        check_copy<blob<8>>(shape);
+        check_copy<blob<16>>(shape);
+        check_copy<blob<12>>(shape);
+    }
+    // Threaded sizes, including one long contiguous run split by columns.
+    check_copy<blob<4>>(dims{300000});
+    check_copy<blob<4>>(dims{64, 48, 33});
+    check_copy<blob<8>>(dims{257, 311});
+    check_copy<blob<4>>(dims{3, 256, 97});
+}
+
+TEST_CASE("engine: transpose and unfold copies", "[engine][copy]") {
+    thread_guard guard;
+    for (int threads : {1, 2}) {
+        nt::set_num_threads(threads);
+        // (300, 200) transposed.
+        std::vector<float> src(300 * 200), dst(300 * 200);
+        for (std::size_t i = 0; i < src.size(); ++i) src[i] = float(i);
+        const dims shape{200, 300}, ds{300, 1}, ss{1, 200};
+        nt::detail::copy_strided(dst.data(), ds.span(), src.data(), ss.span(), shape.span(), sizeof(float));
+        bool ok = true;
+        for (std::int64_t i = 0; i < 200; ++i)
+            for (std::int64_t j = 0; j < 300; ++j) ok &= dst[std::size_t(i * 300 + j)] == src[std::size_t(j * 200 + i)];
+        CHECK(ok);
+        // Sliding windows of 8 over 10000 elements.
+        const std::int64_t n = 10000, w = 8;
+        std::vector<float> win(std::size_t((n - w + 1) * w));
+        const dims wshape{n - w + 1, w}, wds{w, 1}, wss{1, 1};
+        nt::detail::copy_strided(win.data(), wds.span(), src.data(), wss.span(), wshape.span(), sizeof(float));
+        ok = true;
+        for (std::int64_t i = 0; i < n - w + 1; ++i)
+            for (std::int64_t j = 0; j < w; ++j) ok &= win[std::size_t(i * w + j)] == src[std::size_t(i + j)];
+        CHECK(ok);
+    }
+}
+
+TEST_CASE("engine: fill_strided", "[engine][copy]") {
+    const dims shape{3, 4}, st{1, 3};
+    double out[12] = {};
+    const double v = 2.25;
+    nt::detail::fill_strided(out, st.span(), shape.span(), &v, sizeof v);
+    for (double x : out) CHECK(x == 2.25);
+    const dims zero_shape{0, 5};
+    nt::detail::fill_strided(nullptr, st.span(), zero_shape.span(), &v, sizeof v);
+}

@@ -1,0 +1,76 @@
+// Structural operations on tensors of rank <= 8 allocate nothing on the heap:
+// layouts and names are small vectors with inline capacity 8, and errors format
+// their messages only when thrown. Counted by replacing the global operator new.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <new>
+
+#include "nt/nt.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define NT_COUNT_ALLOCATIONS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NT_COUNT_ALLOCATIONS 0
+#endif
+#endif
+#ifndef NT_COUNT_ALLOCATIONS
+#define NT_COUNT_ALLOCATIONS 1
+#endif
+
+namespace {
+thread_local long allocations = 0;
+}
+
+#if NT_COUNT_ALLOCATIONS
+void* operator new(std::size_t n) {
+    ++allocations;
+    if (void* p = std::malloc(n ? n : 1)) return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#endif
+
+namespace {
+template <class Fn>
+long count(Fn&& fn) {
+    const long before = allocations;
+    fn();
+    return allocations - before;
+}
+}  // namespace
+
+TEST_CASE("views of rank <= 8 do not allocate", "[core][alloc]") {
+    if (!NT_COUNT_ALLOCATIONS) SUCCEED("allocation counting is off under AddressSanitizer");
+    auto t = nt::arange<float>(2 * 3 * 4 * 5).reshape({2, 3, 4, 5}, {"N", "C", "H", "W"});
+    nt::Tensor<float> v;
+    long n = count([&] {
+        v = t.transpose();
+        v = t.swap_axes("N", "W");
+        v = t.permute({3, 2, 1, 0});
+        v = t.move_axis(0, -1);
+        v = t.move_axes({0, 1}, {-1, -2});
+        v = t.move_axes({3, 2, 1, 0});
+        v = t.slice("H", 1, std::nullopt, 2);
+        v = t.index(0, nt::all, nt::range(1, 3));
+        v = t.unsqueeze(0, "B");
+        v = t.expand_dims({0, -1});
+        v = t.unsqueeze(1).squeeze(1);
+        v = t.reshape({6, 20});
+        v = t.reshape({2, 3, -1}, nt::order::c);
+        v = t.view({6, 4, 5});
+        v = t.flatten("H", "W", "HW");
+        v = t.unflatten(-1, {5, 1});
+        v = t.unfold("W", 2, 1);
+        v = t.align_to("W", "...");
+        v = t.rename("N", "B");
+        v = t.refine_names({"...", "W"});
+        v = t.squeeze_all();
+        (void)t.at(1, 2, 3, 4);
+        (void)t.shape();
+        (void)t.spec();
+    });
+    CHECK(n == 0);
+}

@@ -1,0 +1,175 @@
+// Element-wise operations: matching by names, promotion, in-place forms, errors.
+#include <nt_test_support.hpp>
+
+#include "nt/nt.hpp"
+
+using nt::test::error_message;
+
+namespace {
+template <class T>
+std::vector<std::int64_t> shape_of(const nt::Tensor<T>& t) {
+    return {t.shape().begin(), t.shape().end()};
+}
+template <class T>
+std::string names_of(const nt::Tensor<T>& t) {
+    return nt::names_string(t.spec());
+}
+}  // namespace
+
+TEST_CASE("an image batch plus labels pairs H and W by name", "[ops]") {
+    // (2,3,4,5 | ?,CHANNEL,H,W) + (2,4,5 | ?,H,W): NumPy would pair the labels' batch
+    // with CHANNEL; ntensor inserts a singleton at CHANNEL instead.
+    auto img = nt::arange<float>(2 * 3 * 4 * 5).reshape({2, 3, 4, 5}).rename({"?", "CHANNEL", "H", "W"});
+    auto lbl = nt::arange<float>(2 * 4 * 5).reshape({2, 4, 5}).rename({"?", "H", "W"});
+    auto sum = img + lbl;
+    CHECK(shape_of(sum) == std::vector<std::int64_t>{2, 3, 4, 5});
+    CHECK(names_of(sum) == "? CHANNEL H W");
+    for (std::int64_t n = 0; n < 2; ++n)
+        for (std::int64_t c = 0; c < 3; ++c)
+            for (std::int64_t h = 0; h < 4; ++h)
+                for (std::int64_t w = 0; w < 5; ++w)
+                    REQUIRE(sum.at(n, c, h, w) == img.at(n, c, h, w) + lbl.at(n, h, w));
+    // The order of the operands does not matter: the host is the larger one.
+    auto other = lbl + img;
+    CHECK(names_of(other) == "? CHANNEL H W");
+    CHECK(other.to_vector() == sum.to_vector());
+}
+
+TEST_CASE("named axes in a different order are permuted", "[ops]") {
+    auto hw = nt::arange<std::int32_t>(6).reshape({2, 3}).rename({"H", "W"});
+    auto wh = nt::arange<std::int32_t>(6).reshape({3, 2}).rename({"W", "H"});
+    auto sum = hw + wh;
+    CHECK(names_of(sum) == "H W");
+    for (std::int64_t h = 0; h < 2; ++h)
+        for (std::int64_t w = 0; w < 3; ++w) CHECK(sum.at(h, w) == hw.at(h, w) + wh.at(w, h));
+}
+
+TEST_CASE("mismatched operands throw with both specs and the operation", "[ops][errors]") {
+    auto a = nt::zeros<float>({64, 32, 8, 5});
+    auto b = nt::zeros<float>({64, 32, 8});
+    const auto msg = error_message(nt::errc::incompatible_sizes, [&] { (void)(a + b); });
+    CHECK_THAT(msg, Catch::Contains("operator+") && Catch::Contains("(64,32,8,5)") && Catch::Contains("(64,32,8)"));
+    auto prob = nt::zeros<float>({2, 3, 4, 4}, {"?", "CLASS", "H", "W"});
+    auto pred = nt::zeros<float>({2, 1, 4, 4, 4}, {"?", "S", "T", "H", "W"});
+    const auto msg2 = error_message(nt::errc::no_counterpart, [&] { (void)(prob * pred); });
+    CHECK_THAT(msg2, Catch::Contains("operator*") && Catch::Contains("CLASS"));
+}
+
+TEST_CASE("type promotion follows NumPy", "[ops][promotion]") {
+    STATIC_REQUIRE(std::is_same_v<nt::promote_t<std::int32_t, float>, double>);
+    STATIC_REQUIRE(std::is_same_v<nt::promote_t<std::uint8_t, float>, float>);
+    STATIC_REQUIRE(std::is_same_v<nt::promote_t<bool, std::uint8_t>, std::uint8_t>);
+    STATIC_REQUIRE(std::is_same_v<nt::promote_t<std::uint8_t, std::int32_t>, std::int32_t>);
+    STATIC_REQUIRE(std::is_same_v<nt::promote_t<std::int64_t, float>, double>);
+    STATIC_REQUIRE(std::is_same_v<nt::promote_scalar_t<std::uint8_t, int>, std::uint8_t>);
+    STATIC_REQUIRE(std::is_same_v<nt::promote_scalar_t<std::int32_t, double>, double>);
+    STATIC_REQUIRE(std::is_same_v<nt::promote_scalar_t<float, double>, float>);
+    STATIC_REQUIRE(std::is_same_v<nt::promote_scalar_t<bool, int>, std::int64_t>);
+    auto i = nt::arange<std::int32_t>(4);
+    auto half = i / 2;  // true division: double
+    STATIC_REQUIRE(std::is_same_v<decltype(half), nt::Tensor<double>>);
+    CHECK(half.to_vector() == std::vector<double>{0, 0.5, 1, 1.5});
+    auto u = nt::full<std::uint8_t>({3}, 250);
+    CHECK((u + 10).to_vector() == std::vector<std::uint8_t>{4, 4, 4});  // wraps like NumPy's uint8
+}
+
+TEST_CASE("integer edge cases are defined, never UB", "[ops]") {
+    auto a = nt::tensor<std::int32_t>({-7, 7, std::numeric_limits<std::int32_t>::min(), 5});
+    auto b = nt::tensor<std::int32_t>({3, -3, -1, 0});
+    CHECK((a % b).to_vector() == std::vector<std::int32_t>{2, -2, 0, 0});  // floor modulo; x % 0 == 0
+    CHECK((a + nt::full<std::int32_t>({4}, std::numeric_limits<std::int32_t>::max())).at(2) == -1);  // wraps
+    CHECK(nt::pow(nt::tensor<std::int64_t>({2, 3, -1, 2}), nt::tensor<std::int64_t>({10, 0, -3, -1})).to_vector() ==
+          std::vector<std::int64_t>{1024, 1, -1, 0});
+    auto f = nt::tensor<double>({std::nan(""), 1e300, -1e300, 2.9});
+    CHECK(nt::astype<std::int32_t>(f).to_vector() ==
+          std::vector<std::int32_t>{0, std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::min(), 2});
+}
+
+TEST_CASE("in-place forms write into the destination and check it", "[ops][in_place]") {
+    SECTION("a broadcast source") {
+        auto a = nt::zeros<float>({2, 3}, {"N", "C"});
+        a += nt::tensor<float>({1, 2, 3}).rename({"C"});
+        CHECK(a.to_vector() == std::vector<float>{1, 2, 3, 1, 2, 3});
+        a *= 2;
+        CHECK(a.to_vector() == std::vector<float>{2, 4, 6, 2, 4, 6});
+    }
+    SECTION("a source that would grow the destination is an error") {
+        auto a = nt::zeros<float>({3});
+        auto b = nt::zeros<float>({2, 3});
+        error_message(nt::errc::no_counterpart, [&] { a += b; });
+    }
+    SECTION("a read-only destination throws read_only") {
+        auto row = nt::arange<float>(3);
+        auto wide = row.broadcast_to({4, 3});
+        REQUIRE(wide.is_read_only());
+        const auto msg = error_message(nt::errc::read_only, [&] { wide += 1.0f; });
+        CHECK_THAT(msg, Catch::Contains("read-only") && Catch::Contains("clone()"));
+        error_message(nt::errc::read_only, [&] { wide -= row; });
+        CHECK(row.to_vector() == std::vector<float>{0, 1, 2});
+    }
+    SECTION("an overlapping source behaves as if copied first") {
+        auto a = nt::arange<std::int64_t>(9).reshape({3, 3});
+        auto expected = a.clone();
+        expected += a.transpose().clone();
+        a += a.transpose();  // reads elements it has already written, unless copied first
+        CHECK(a.to_vector() == expected.to_vector());
+        auto v = nt::arange<std::int32_t>(6);
+        auto want = nt::tensor<std::int32_t>({5, 5, 5, 5, 5, 5});
+        v += v.slice(0, std::nullopt, std::nullopt, -1);  // v + reversed(v)
+        CHECK(v.to_vector() == want.to_vector());
+    }
+    SECTION("division in place keeps the destination's type") {
+        auto a = nt::tensor<std::int32_t>({7, 8, 9});
+        a /= 2;
+        CHECK(a.to_vector() == std::vector<std::int32_t>{3, 4, 4});  // 3.5 -> 3, 4, 4.5 -> 4
+    }
+}
+
+TEST_CASE("unary math, comparisons, logical ops and where", "[ops]") {
+    auto x = nt::tensor<float>({-1.0f, 0.0f, 2.0f});
+    CHECK(nt::abs(x).to_vector() == std::vector<float>{1, 0, 2});
+    CHECK((-x).to_vector() == std::vector<float>{1, -0.0f, -2});
+    CHECK(nt::sigmoid(x).at(1) == 0.5f);
+    auto positive = x > 0.0f;
+    STATIC_REQUIRE(std::is_same_v<decltype(positive), nt::Tensor<bool>>);
+    CHECK(positive.to_vector() == std::vector<bool>{false, false, true});
+    CHECK((!positive).to_vector() == std::vector<bool>{true, true, false});
+    CHECK(nt::where(positive, x, nt::scalar(10.0f)).to_vector() == std::vector<float>{10, 10, 2});
+    CHECK(nt::maximum(x, 0.0f).to_vector() == std::vector<float>{0, 0, 2});
+    auto nan = nt::tensor<double>({std::nan(""), 1.0});
+    CHECK(std::isnan(nt::minimum(nan, 0.0).at(0)));
+}
+
+TEST_CASE("bool tensors refuse -, % and neg with a clear error", "[ops][errors]") {
+    auto t = nt::tensor<bool>({true, false});
+    const auto msg = error_message(nt::errc::type_mismatch, [&] { (void)(t - t); });
+    CHECK_THAT(msg, Catch::Contains("astype"));
+    CHECK((t + t).to_vector() == std::vector<bool>{true, false});  // logical or, as NumPy
+}
+
+TEST_CASE("broadcast_tensors returns the aligned views", "[ops]") {
+    auto img = nt::zeros<float>({2, 3, 4, 5}, {"?", "CHANNEL", "H", "W"});
+    auto lbl = nt::arange<std::int32_t>(40).reshape({2, 4, 5}).rename({"?", "H", "W"});
+    auto [x, y] = nt::broadcast_tensors(img, lbl);
+    CHECK(shape_of(y) == std::vector<std::int64_t>{2, 3, 4, 5});
+    CHECK(names_of(y) == "? CHANNEL H W");
+    CHECK(y.shares_storage(lbl));
+    CHECK(y.is_read_only());
+    CHECK(y.at(1, 2, 3, 4) == lbl.at(1, 3, 4));
+    CHECK(x.shares_storage(img));
+}
+
+TEST_CASE("operations give the same results on 1 and on all threads", "[ops][threads]") {
+    // Large enough to be split across threads.
+    auto a = nt::arange<float>(300 * 400).reshape({300, 400}) * 0.001f;
+    auto b = nt::arange<float>(400).rename({"W"}) * 0.5f;
+    auto named = a.rename({"H", "W"});
+    nt::set_num_threads(1);
+    auto one = (named + b).to_vector();
+    auto sum_one = nt::sum(a).to_vector();
+    auto rows_one = nt::sum(a, 1).to_vector();
+    nt::set_num_threads(0);
+    CHECK((named + b).to_vector() == one);
+    CHECK(nt::sum(a).to_vector() == sum_one);  // bitwise: fixed blocking
+    CHECK(nt::sum(a, 1).to_vector() == rows_one);
+}
