@@ -98,6 +98,35 @@ auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b) {
     return out;
 }
 
+[[noreturn]] void throw_out_shape(std::string_view op_name, const spec& out, const spec& expected);
+
+// The out= form: writes into an existing tensor of exactly the result's shape.
+template <binary_op Op, class A, class B, class R>
+void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, Tensor<R>& out) {
+    using C = promote_t<A, B>;
+    static_assert(std::is_same_v<R, binary_result_t<Op, C>>,
+                  "the out tensor must have the operation's result type (nt::promote_t of the operands, "
+                  "bool for comparisons, floating for division)");
+    if (out.is_read_only()) throw_read_only(name, out.spec());
+    const Tensor<C> ca = as_type<C>(a);
+    const Tensor<C> cb = as_type<C>(b);
+    const spec specs[2] = {ca.spec(), cb.spec()};
+    const std::span<const std::int64_t> strides[2] = {ca.strides(), cb.strides()};
+    alignment al;
+    align_operands(name, specs, strides, al);
+    if (!std::equal(out.shape().begin(), out.shape().end(), al.output.begin(), al.output.end(),
+                    [](std::int64_t n, const axis_spec& ax) { return n == ax.size; }))
+        throw_out_shape(name, out.spec(), al.output);
+    // An out that overlaps an operand other than element for element: compute aside.
+    const bool aliased = (out.shares_storage(ca) && !(out.data() == ca.data() && std::equal(out.strides().begin(), out.strides().end(), al.strides[0].begin(), al.strides[0].end()))) ||
+                         (out.shares_storage(cb) && !(out.data() == cb.data() && std::equal(out.strides().begin(), out.strides().end(), al.strides[1].begin(), al.strides[1].end())));
+    if (aliased) {
+        out.assign(binary<Op>(name, a, b));
+        return;
+    }
+    run_binary<C>(Op, out.shape(), out.mutable_data(), out.strides(), ca.data(), al.strides[0], cb.data(), al.strides[1]);
+}
+
 template <binary_op Op, class T, class S>
 auto binary_scalar(std::string_view name, const Tensor<T>& a, S value, bool scalar_first) {
     using C = promote_scalar_t<T, S>;
@@ -199,7 +228,37 @@ NT_BINARY_FUNCTION(pow, pow, "pow")
 NT_BINARY_FUNCTION(logical_and, logical_and, "logical_and")
 NT_BINARY_FUNCTION(logical_or, logical_or, "logical_or")
 NT_BINARY_FUNCTION(logical_xor, logical_xor, "logical_xor")
+/// Named forms of the arithmetic operators (as NumPy's add, subtract, ...).
+NT_BINARY_FUNCTION(add, add, "add")
+NT_BINARY_FUNCTION(subtract, sub, "subtract")
+NT_BINARY_FUNCTION(multiply, mul, "multiply")
+NT_BINARY_FUNCTION(divide, div, "divide")
+NT_BINARY_FUNCTION(mod, mod, "mod")
 #undef NT_BINARY_FUNCTION
+
+// out= forms: write the result into `out`, which must have the result's shape and
+// type and be writable (NumPy's `out=`): no allocation.
+//     nt::add(img, lbl, result);
+#define NT_BINARY_OUT(fn, op, text)                                                    \
+    template <class A, class B, class R>                                               \
+    Tensor<R>& fn(const Tensor<A>& a, const Tensor<B>& b, Tensor<R>& out) {            \
+        detail::binary_into<detail::binary_op::op>(text, a, b, out);                   \
+        return out;                                                                    \
+    }
+NT_BINARY_OUT(add, add, "add")
+NT_BINARY_OUT(subtract, sub, "subtract")
+NT_BINARY_OUT(multiply, mul, "multiply")
+NT_BINARY_OUT(divide, div, "divide")
+NT_BINARY_OUT(mod, mod, "mod")
+NT_BINARY_OUT(minimum, min, "minimum")
+NT_BINARY_OUT(maximum, max, "maximum")
+NT_BINARY_OUT(pow, pow, "pow")
+NT_BINARY_OUT(equal, eq, "equal")
+NT_BINARY_OUT(less, lt, "less")
+NT_BINARY_OUT(greater, gt, "greater")
+NT_BINARY_OUT(logical_and, logical_and, "logical_and")
+NT_BINARY_OUT(logical_or, logical_or, "logical_or")
+#undef NT_BINARY_OUT
 
 /// min(a, b) and max(a, b) of two tensors are minimum and maximum (with one tensor
 /// and axes, min and max are reductions: see <nt/reduce.hpp>).

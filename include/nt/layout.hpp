@@ -96,7 +96,7 @@ public:
     /// Axis k of the result is axis order[k] of this layout.
     [[nodiscard]] layout permuted(std::span<const std::int64_t> order) const;
     /// Keeps `count` elements of `axis` from `start` every `step` (any sign); when
-    /// count is 0 the offset is left as it is.
+    /// count is 0 the offset is left as it is, and below 2 the stride too.
     [[nodiscard]] layout sliced(std::size_t axis, std::int64_t start, std::int64_t count, std::int64_t step) const;
     /// Fixes `axis` at `index` and drops it.
     [[nodiscard]] layout indexed(std::size_t axis, std::int64_t index) const;

@@ -201,7 +201,7 @@ public:
     }
     /// Like reshape (C order) but never copies: throws not_a_view instead.
     [[nodiscard]] Tensor view(shape_arg shape) const { return Tensor(b_.view(shape)); }
-    /// All axes merged into one (unnamed unless rank 1); a view when possible, else a copy.
+    /// All axes merged into one (names by the reshape rule); a view when possible, else a copy.
     [[nodiscard]] Tensor flatten() const { return Tensor(b_.flatten()); }
     /// Axes first..last (inclusive) merged into one named `n`; a view when possible,
     /// else a copy. Throws axis_out_of_range, invalid_argument (first after last).

@@ -1,11 +1,5 @@
 #include "nt/spec.hpp"
 
-// GCC 12 reports a false -Wrestrict inside inlined std::string concatenation at -O2+
-// (GCC bug 105329); the code below only appends to fresh strings.
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ == 12
-#pragma GCC diagnostic ignored "-Wrestrict"
-#endif
-
 #include <charconv>
 #include <limits>
 #include <ostream>

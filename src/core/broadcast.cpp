@@ -31,6 +31,9 @@ tensor_base apply_plan(const tensor_base& t, const plan& p, const nt::spec& targ
         out_names.push_back(n);
     }
     check_unique_names(out_names.span(), op);
+    if (!checked_element_count(sizes.span()))
+        fail(errc::invalid_argument, op,
+             "the target " + spec_text(sizes.span(), out_names.span()) + " has more elements than 64-bit sizes can count");
     return t.with(nt::layout(sizes.span(), strides.span(), t.layout().offset()), std::move(out_names), aliased);
 }
 

@@ -52,6 +52,10 @@ std::int64_t arange_count_int(std::int64_t start, std::int64_t stop, std::int64_
     const i128 a = span > 0 ? span : -span;
     const i128 b = step > 0 ? static_cast<i128>(step) : -static_cast<i128>(step);
     const i128 n = (a + b - 1) / b;
+    if (n > std::numeric_limits<std::int64_t>::max())
+        fail(errc::invalid_argument, "arange",
+             "start " + std::to_string(start) + ", stop " + std::to_string(stop) + ", step " + std::to_string(step) +
+                 " give more elements than 64-bit sizes can count");
     return static_cast<std::int64_t>(n);
 }
 

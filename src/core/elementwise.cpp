@@ -100,6 +100,12 @@ void align_to_destination(std::string_view op_name, const spec& destination, con
     strides_from_plan(*r, specs, strides, out);
 }
 
+void throw_out_shape(std::string_view op_name, const spec& out, const spec& expected) {
+    throw_error(errc::invalid_argument, std::string(op_name) + ": the out tensor " + to_string(out) +
+                                            " does not have the result's shape " + to_string(expected) +
+                                            ". Fix: allocate out with that shape (nt::empty<T>(spec))");
+}
+
 void throw_read_only(std::string_view op_name, const spec& destination) {
     throw_error(errc::read_only,
                 std::string(op_name) + ": the destination " + to_string(destination) +

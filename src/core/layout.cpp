@@ -161,7 +161,9 @@ layout layout::sliced(std::size_t axis, std::int64_t start, std::int64_t count, 
     layout out = *this;
     if (count > 0) out.offset_ += start * strides_[axis];
     out.sizes_[axis] = count;
-    out.strides_[axis] = strides_[axis] * step;
+    // With fewer than two elements the stride is never used; keeping it avoids
+    // overflowing on huge steps.
+    if (count > 1) out.strides_[axis] = strides_[axis] * step;
     return out;
 }
 

@@ -2,6 +2,8 @@
 // errors.
 #include "core_testing.hpp"
 
+#include <limits>
+
 using namespace core_testing;
 using nt::errc;
 using nt::test::error_message;
@@ -371,4 +373,25 @@ TEST_CASE("rank 0 and zero-size tensors go through every view op", "[views]") {
     z.assign(nt::scalar(2.f));
     CHECK(z.to_vector().empty());
     CHECK(z.unflatten(1, {0, 7}).rank() == 4);
+}
+
+TEST_CASE("malformed arguments throw nt::error, never crash", "[views][errors]") {
+    auto a = nt::arange<int>(6).reshape({2, 3});
+    const std::int64_t big = std::numeric_limits<std::int64_t>::max();
+    const std::int64_t small = std::numeric_limits<std::int64_t>::min();
+    CHECK(a.slice(1, small, big).size() == 6);
+    CHECK(a.slice(1, big, small, -1).size() == 6);
+    CHECK(a.slice(1, 0, 3, big).size() == 2);
+    error_message(errc::invalid_argument, [&] { (void)a.slice(1, 0, 3, small); });
+    error_message(errc::invalid_argument, [&] { (void)a.unfold(1, big, 1); });
+    error_message(errc::invalid_argument, [&] { (void)a.unfold(1, 2, small); });
+    error_message(errc::invalid_argument, [&] { (void)a.broadcast_left({big, big}); });
+    error_message(errc::invalid_argument, [&] { (void)a.reshape({big, big}); });
+    error_message(errc::invalid_argument, [&] { (void)a.unflatten(1, {big, -1}); });
+    error_message(errc::axis_out_of_range, [&] { (void)a.squeeze(small); });
+    error_message(errc::axis_out_of_range, [&] { (void)a.unsqueeze(big); });
+    error_message(errc::index_out_of_range, [&] { (void)a.at(small, 0); });
+    error_message(errc::index_out_of_range, [&] { (void)a.index(big); });
+    error_message(errc::axis_out_of_range, [&] { (void)a.move_axes({big, 0}); });
+    error_message(errc::invalid_argument, [&] { (void)nt::arange<std::int64_t>(small, big, 1); });
 }

@@ -45,32 +45,41 @@ long count(Fn&& fn) {
 TEST_CASE("views of rank <= 8 do not allocate", "[core][alloc]") {
     if (!NT_COUNT_ALLOCATIONS) SUCCEED("allocation counting is off under AddressSanitizer");
     auto t = nt::arange<float>(2 * 3 * 4 * 5).reshape({2, 3, 4, 5}, {"N", "C", "H", "W"});
-    nt::Tensor<float> v;
-    long n = count([&] {
-        v = t.transpose();
-        v = t.swap_axes("N", "W");
-        v = t.permute({3, 2, 1, 0});
-        v = t.move_axis(0, -1);
-        v = t.move_axes({0, 1}, {-1, -2});
-        v = t.move_axes({3, 2, 1, 0});
-        v = t.slice("H", 1, std::nullopt, 2);
-        v = t.index(0, nt::all, nt::range(1, 3));
-        v = t.unsqueeze(0, "B");
-        v = t.expand_dims({0, -1});
-        v = t.unsqueeze(1).squeeze(1);
-        v = t.reshape({6, 20});
-        v = t.reshape({2, 3, -1}, nt::order::c);
-        v = t.view({6, 4, 5});
-        v = t.flatten("H", "W", "HW");
-        v = t.unflatten(-1, {5, 1});
-        v = t.unfold("W", 2, 1);
-        v = t.align_to("W", "...");
-        v = t.rename("N", "B");
-        v = t.refine_names({"...", "W"});
-        v = t.squeeze_all();
-        (void)t.at(1, 2, 3, 4);
-        (void)t.shape();
-        (void)t.spec();
-    });
+    nt::Tensor<float> v = t;
+    const nt::name b("B"), hw("HW");  // interning a new name is the name table's business
+    CHECK(count([&] { v = t.transpose(); }) == 0);
+    CHECK(count([&] { v = t.swap_axes("N", "W"); }) == 0);
+    CHECK(count([&] { v = t.permute({3, 2, 1, 0}); }) == 0);
+    CHECK(count([&] { v = t.move_axis(0, -1); }) == 0);
+    CHECK(count([&] { v = t.move_axes({0, 1}, {-1, -2}); }) == 0);
+    CHECK(count([&] { v = t.move_axes({3, 2, 1, 0}); }) == 0);
+    CHECK(count([&] { v = t.slice("H", 1, std::nullopt, 2); }) == 0);
+    CHECK(count([&] { v = t.index(0, nt::all, nt::range(1, 3)); }) == 0);
+    CHECK(count([&] { v = t.unsqueeze(0, b); }) == 0);
+    CHECK(count([&] { v = t.expand_dims({0, -1}); }) == 0);
+    CHECK(count([&] { v = t.unsqueeze(1).squeeze(1); }) == 0);
+    CHECK(count([&] { v = t.reshape({6, 20}); }) == 0);
+    CHECK(count([&] { v = t.reshape({2, 3, -1}, nt::order::c); }) == 0);
+    CHECK(count([&] { v = t.view({6, 4, 5}); }) == 0);
+    CHECK(count([&] { v = t.flatten("H", "W", hw); }) == 0);
+    CHECK(count([&] { v = t.unflatten(-1, {5, 1}); }) == 0);
+    CHECK(count([&] { v = t.unfold("W", 2, 1); }) == 0);
+    CHECK(count([&] { v = t.align_to("W", "..."); }) == 0);
+    CHECK(count([&] { v = t.rename("N", "B"); }) == 0);
+    CHECK(count([&] { v = t.refine_names({"...", "W"}); }) == 0);
+    CHECK(count([&] { v = t.squeeze_all(); }) == 0);
+    CHECK(count([&] { (void)t.at(1, 2, 3, 4); }) == 0);
+    CHECK(count([&] { (void)t.shape(); }) == 0);
+    CHECK(count([&] { (void)t.spec(); }) == 0);
+}
+
+TEST_CASE("broadcast views allocate only inside the matcher's plan", "[core][alloc][!mayfail]") {
+    // nt::broadcast_to returns an nt::plan holding a std::vector of input plans, so a
+    // broadcast view costs the matcher's allocations until it offers an allocation-free
+    // entry point for one input.
+    auto t = nt::arange<float>(3);
+    nt::Tensor<float> v = t;
+    const long n = count([&] { v = t.broadcast_to({2, 3}); });
+    WARN("broadcast_to allocated " << n << " times");
     CHECK(n == 0);
 }

@@ -173,3 +173,29 @@ TEST_CASE("operations give the same results on 1 and on all threads", "[ops][thr
     CHECK(nt::sum(a).to_vector() == sum_one);  // bitwise: fixed blocking
     CHECK(nt::sum(a, 1).to_vector() == rows_one);
 }
+
+TEST_CASE("out= forms write into a preallocated result", "[ops][out]") {
+    auto img = nt::arange<float>(24).reshape({2, 3, 4}).rename({"N", "C", "W"});
+    auto row = nt::arange<float>(4).rename({"W"});
+    auto out = nt::empty<float>(img.spec());
+    const float* before = out.data();
+    nt::add(img, row, out);
+    CHECK(out.data() == before);
+    CHECK(out.to_vector() == (img + row).to_vector());
+    SECTION("the wrong shape is an error naming both") {
+        auto small = nt::empty<float>(nt::spec({2, 3}));
+        const auto msg = error_message(nt::errc::invalid_argument, [&] { nt::add(img, row, small); });
+        CHECK_THAT(msg, Catch::Contains("(2,3)") && Catch::Contains("(2,3,4 | N,C,W)"));
+    }
+    SECTION("out may be an operand") {
+        nt::multiply(img, row, img);
+        CHECK(img.at(1, 2, 3) == float(1 * 12 + 2 * 4 + 3) * 3.0f);
+    }
+    SECTION("out overlapping an operand differently is computed aside") {
+        auto sq = nt::arange<std::int32_t>(9).reshape({3, 3});
+        auto t = sq.transpose();
+        auto want = sq + t;
+        nt::add(sq, t, sq);
+        CHECK(sq.to_vector() == want.to_vector());
+    }
+}

@@ -6,6 +6,7 @@
 // SmallVectorBase / fmt vprint split).
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
