@@ -10,11 +10,12 @@
 #    requests the package must refuse (0.2, 1.0).
 
 # --- 1. each public header on its own --------------------------------------------
-file(GLOB nt_public_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/nt/*.hpp)
+file(GLOB nt_public_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/nt/*.hpp
+     ${PROJECT_SOURCE_DIR}/include/nt/detail/*.hpp)
 set(nt_header_check_sources)
 foreach(header IN LISTS nt_public_headers)
-    get_filename_component(header_name ${header} NAME)
-    get_filename_component(header_stem ${header} NAME_WE)
+    file(RELATIVE_PATH header_name ${PROJECT_SOURCE_DIR}/include/nt ${header})
+    string(MAKE_C_IDENTIFIER ${header_name} header_stem)
     set(source ${CMAKE_CURRENT_BINARY_DIR}/header_check/${header_stem}.cpp)
     # file(CONFIGURE) rewrites only on change, so re-configuring does not rebuild.
     file(CONFIGURE OUTPUT ${source} CONTENT
