@@ -156,6 +156,24 @@ template <element T>
     return t;
 }
 
+/// A fresh C-contiguous tensor of `shape` whose elements are uninitialised: for
+/// results that are written in full before they are read (`nt::add(a, b, out)`).
+template <element T>
+[[nodiscard]] Tensor<T> empty(shape_arg shape, names_arg names = {}) {
+    return Tensor<T>(detail::tensor_base::allocate(dtype_of<T>, shape.span(), names.span(), "empty"));
+}
+/// The same, with the shape and names of a spec.
+template <element T>
+[[nodiscard]] Tensor<T> empty(const nt::spec& s) {
+    dims shape;
+    name_list names;
+    for (const axis_spec& ax : s) {
+        shape.push_back(ax.size);
+        names.push_back(ax.name);
+    }
+    return Tensor<T>(detail::tensor_base::allocate(dtype_of<T>, shape, names, "empty"));
+}
+
 /// A tensor of `shape` filled with 0 (false).
 template <element T>
 [[nodiscard]] Tensor<T> zeros(shape_arg shape, names_arg names = {}) {

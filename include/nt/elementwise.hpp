@@ -23,31 +23,15 @@
 #include "nt/detail/ops_kernels.hpp"
 #include "nt/match.hpp"
 #include "nt/promote.hpp"
+#include "nt/creation.hpp"
 #include "nt/tensor.hpp"
 
 namespace nt {
 
-/// A fresh C-contiguous tensor with `s`'s shape and names; its elements are
-/// uninitialised (fill or assign before reading). Throws as nt::zeros.
-template <element T>
-[[nodiscard]] Tensor<T> empty(const nt::spec& s) {
-    dims shape;
-    small_vector<name, 8> names;
-    for (const axis_spec& ax : s) {
-        shape.push_back(ax.size);
-        names.push_back(ax.name);
-    }
-    return Tensor<T>(detail::tensor_base::allocate(dtype_of<T>, shape, names, "empty"));
-}
-
-/// The elements converted to U, in a new tensor with the same shape and names
-/// (a copy even when U is T). Float to integer saturates (NaN gives 0); any value
-/// to bool is `!= 0`.
+/// The elements converted to U (see Tensor::astype).
 template <element U, element T>
 [[nodiscard]] Tensor<U> astype(const Tensor<T>& t) {
-    Tensor<U> out = empty<U>(t.spec());
-    detail::run_cast<U, T>(t.shape(), out.mutable_data(), out.strides(), t.data(), t.strides());
-    return out;
+    return t.template astype<U>();
 }
 
 namespace detail {

@@ -135,6 +135,10 @@ bool try_match_into(std::span<const spec> specs, const match_options& options, p
 [[nodiscard]] plan broadcast_to(const spec& input, const spec& target, const match_options& options = {});
 [[nodiscard]] match_result try_broadcast_to(const spec& input, const spec& target,
                                             const match_options& options = {});
+/// As try_broadcast_to, reusing `out`'s storage (no allocation once warm); returns
+/// false and fills `why` (when not null) on failure.
+bool try_broadcast_to_into(const spec& input, const spec& target, const match_options& options, plan& out,
+                           mismatch* why);
 
 /// A table for people: one row per output axis (index, name, size, rule) and one
 /// column per input (which of its axes feeds the row, or "+1" for an insertion).

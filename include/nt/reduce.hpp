@@ -18,7 +18,7 @@
 #include "nt/axis.hpp"
 #include "nt/index.hpp"
 #include "nt/detail/ops_kernels.hpp"
-#include "nt/elementwise.hpp"  // nt::empty
+#include "nt/creation.hpp"
 #include "nt/tensor.hpp"
 
 namespace nt {

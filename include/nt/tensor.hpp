@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "nt/axis.hpp"
+#include "nt/detail/ops_kernels.hpp"
 #include "nt/detail/tensor_base.hpp"
 #include "nt/dtype.hpp"
 #include "nt/error.hpp"
@@ -185,6 +186,17 @@ public:
 
     /// A deep, writable, C-contiguous copy with the same names.
     [[nodiscard]] Tensor clone() const { return Tensor(b_.clone()); }
+
+    /// The elements converted to U, in a new C-contiguous tensor with the same shape
+    /// and names (a copy even when U is T). Float to integer saturates (NaN gives 0),
+    /// any value to bool is `!= 0`.
+    ///     auto mask = nt::arange<float>(4).astype<bool>();   // [0, 1, 1, 1]
+    template <element U>
+    [[nodiscard]] Tensor<U> astype() const {
+        Tensor<U> out(detail::tensor_base::allocate(dtype_of<U>, shape(), names(), "astype"));
+        detail::run_cast<U, T>(shape(), out.mutable_data(), out.strides(), data(), strides());
+        return out;
+    }
     /// Itself when C-contiguous and writable, else clone().
     [[nodiscard]] Tensor contiguous() const { return Tensor(b_.contiguous()); }
 

@@ -582,13 +582,18 @@ plan match(std::initializer_list<spec> specs, const match_options& options) {
     return match(std::span<const spec>(specs.begin(), specs.size()), options);
 }
 
-match_result try_broadcast_to(const spec& input, const spec& target, const match_options& options) {
+bool try_broadcast_to_into(const spec& input, const spec& target, const match_options& options, plan& out,
+                           mismatch* why) {
     const spec pair[2] = {input, target};
     match_options target_options = options;
     target_options.union_axes = false;
+    return solver(pair, target_options, true, out, why).run();
+}
+
+match_result try_broadcast_to(const spec& input, const spec& target, const match_options& options) {
     plan out;
     mismatch why;
-    if (solver(pair, target_options, true, out, &why).run()) return out;
+    if (try_broadcast_to_into(input, target, options, out, &why)) return out;
     return why;
 }
 

@@ -56,6 +56,15 @@ void check_target(std::span<const std::int64_t> shape, std::string_view op) {
 
 const std::string_view tensor_label[1] = {"tensor"};
 
+// The matcher's plan for a broadcast view, in a per-thread plan that stays warm:
+// views allocate nothing on the heap.
+const plan& broadcast_plan(const nt::spec& input, const nt::spec& target, const match_options& options) {
+    thread_local plan reused;
+    mismatch why;
+    if (!try_broadcast_to_into(input, target, options, reused, &why)) why.raise();
+    return reused;
+}
+
 }  // namespace
 
 tensor_base tensor_base::broadcast_to(std::span<const std::int64_t> shape) const {
@@ -64,14 +73,14 @@ tensor_base tensor_base::broadcast_to(std::span<const std::int64_t> shape) const
     match_options options;
     options.policy = policy::positional;
     options.labels = tensor_label;
-    return apply_plan(*this, nt::broadcast_to(spec(), target, options), target, "broadcast_to");
+    return apply_plan(*this, broadcast_plan(spec(), target, options), target, "broadcast_to");
 }
 
 tensor_base tensor_base::broadcast_to(const nt::spec& target) const {
     target.validate("broadcast_to target");
     match_options options;
     options.labels = tensor_label;
-    return apply_plan(*this, nt::broadcast_to(spec(), target, options), target, "broadcast_to");
+    return apply_plan(*this, broadcast_plan(spec(), target, options), target, "broadcast_to");
 }
 
 tensor_base tensor_base::broadcast_like(const tensor_base& other) const { return broadcast_to(other.spec()); }
@@ -86,7 +95,7 @@ tensor_base tensor_base::broadcast_left(std::span<const std::int64_t> dims_) con
                  std::to_string(max_rank) + " axes");
     match_options options;
     options.labels = tensor_label;
-    return apply_plan(*this, nt::broadcast_to(spec(), target, options), target, "broadcast_left");
+    return apply_plan(*this, broadcast_plan(spec(), target, options), target, "broadcast_left");
 }
 
 tensor_base tensor_base::align_to(std::span<const std::string_view> order) const {
