@@ -19,6 +19,7 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "nt/detail/ops_kernels.hpp"
 #include "nt/match.hpp"
@@ -355,8 +356,9 @@ std::tuple<Tensor<Ts>...> broadcast_tensors(policy pol, const Tensor<Ts>&... ts)
     match_options options;
     options.policy = pol;
     const plan p = match(specs, options);
-    std::size_t i = 0;
-    return std::tuple<Tensor<Ts>...>{detail::aligned_view(ts, p, i++)...};
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return std::tuple<Tensor<Ts>...>{detail::aligned_view(ts, p, I)...};
+    }(std::index_sequence_for<Ts...>{});
 }
 template <class... Ts>
 std::tuple<Tensor<Ts>...> broadcast_tensors(const Tensor<Ts>&... ts) {

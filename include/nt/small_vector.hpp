@@ -38,10 +38,15 @@ public:
     small_vector(It first, It last) { assign(first, last); }
     explicit small_vector(std::span<const T> values) { assign(values.begin(), values.end()); }
 
-    small_vector(const small_vector& other) { assign(other.begin(), other.end()); }
+    small_vector(const small_vector& other) {
+        if (other.heap_) assign(other.begin(), other.end());
+        else copy_inline(other);
+    }
     small_vector(small_vector&& other) noexcept { steal(other); }
     small_vector& operator=(const small_vector& other) {
-        if (this != &other) assign(other.begin(), other.end());
+        if (this == &other) return *this;
+        if (!heap_ && !other.heap_) copy_inline(other);
+        else assign(other.begin(), other.end());
         return *this;
     }
     small_vector& operator=(small_vector&& other) noexcept {
@@ -145,10 +150,17 @@ private:
             capacity_ = other.capacity_;
             other.heap_ = nullptr;
             other.capacity_ = 0;
-        } else if (size_) {
-            std::memcpy(static_cast<void*>(inline_data()), other.inline_data(), size_ * sizeof(T));
+        } else {
+            std::memcpy(inline_, other.inline_, sizeof(inline_));
         }
         other.size_ = 0;
+    }
+    // Copying the whole inline buffer (a constant size) compiles to a few vector
+    // moves, much cheaper than a call copying size_ elements: views copy shapes a lot.
+    // The unused tail may be indeterminate; copying it as bytes is fine.
+    void copy_inline(const small_vector& other) noexcept {
+        std::memcpy(inline_, other.inline_, sizeof(inline_));
+        size_ = other.size_;
     }
 
     T* heap_ = nullptr;

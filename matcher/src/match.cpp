@@ -456,7 +456,6 @@ private:
     bool place_groups() {
         groups_.clear();
         for (group_key key : keys_of(host_)) groups_.push_back(key);
-        host_groups_ = groups_.size();
         for (std::size_t i = 0; i < specs_.size(); ++i) {
             if (i == host_) continue;
             const auto keys = keys_of(i);
@@ -521,11 +520,25 @@ private:
                                                                        : "by right alignment";
             std::int64_t size = 0;
             if (!settle_size(o, rule_text, size)) return false;
-            out_.output.push_back({size, named ? name_of_group(key) : nt::name{}});
+            out_.output.push_back({size, named ? name_feeding(o) : nt::name{}});
             out_.rules.push_back(rule);
-            out_.added_by_union.push_back(host_has_group(key) ? 0 : 1);
+            out_.added_by_union.push_back(host_feeds(o) ? 0 : 1);
         }
         return true;
+    }
+
+    // The name of output axis o, read from an input that feeds it (the target in
+    // broadcast_to mode, which feeds every axis).
+    nt::name name_feeding(std::size_t o) const {
+        if (target_mode_) return specs_[1].name(o);
+        for (std::size_t i = 0; i < plan_inputs(); ++i)
+            if (const std::int32_t a = out_.inputs[i].source_axes[o]; a != inserted_axis)
+                return specs_[i].name(static_cast<std::size_t>(a));
+        return {};
+    }
+
+    bool host_feeds(std::size_t o) const {
+        return target_mode_ || out_.inputs[host_].source_axes[o] != inserted_axis;
     }
 
     nt::name name_of_group(group_key key) const {
@@ -535,11 +548,6 @@ private:
         return {};
     }
 
-    bool host_has_group(group_key key) const {
-        for (group_key k : keys_of(host_))
-            if (k == key) return true;
-        return false;
-    }
 
     std::span<const spec> specs_;
     const match_options& options_;
@@ -548,7 +556,6 @@ private:
     mismatch* why_;
     describer say_;
     std::size_t host_ = 0;
-    std::size_t host_groups_ = 0;
     small_vector<group_key, 32> keys_;
     small_vector<std::size_t, 8> key_start_;
     small_vector<std::uint8_t, 8> searched_;

@@ -10,8 +10,8 @@ namespace {
 // Applies a broadcast_to plan: output axis k comes from input axis map[k] (stride kept
 // when the sizes agree, 0 when broadcast) or is inserted (stride 0). The result is
 // read-only when a stride-0 axis has more than one element.
-tensor_base apply_plan(const tensor_base& t, const plan& p, const nt::spec& target, std::string_view op) {
-    const auto& map = p.inputs[0].source_axes;
+tensor_base apply_map(const tensor_base& t, std::span<const std::int32_t> map, const nt::spec& target,
+                      std::string_view op) {
     dims sizes, strides;
     name_list out_names;
     bool aliased = t.is_read_only();
@@ -35,6 +35,33 @@ tensor_base apply_plan(const tensor_base& t, const plan& p, const nt::spec& targ
         fail(errc::invalid_argument, op,
              "the target " + spec_text(sizes.span(), out_names.span()) + " has more elements than 64-bit sizes can count");
     return t.with(nt::layout(sizes.span(), strides.span(), t.layout().offset()), std::move(out_names), aliased);
+}
+
+tensor_base apply_plan(const tensor_base& t, const plan& p, const nt::spec& target, std::string_view op) {
+    return apply_map(t, p.inputs[0].source_axes.span(), target, op);
+}
+
+// NumPy's rule (every axis right-aligned, an input size of 1 or the target's): the
+// source map without running the matcher. False when the input does not fit; the
+// matcher then reports why.
+bool right_aligned_map(const tensor_base& t, std::span<const std::int64_t> target, small_vector<std::int32_t, 8>& map) {
+    const std::size_t rank = t.rank();
+    if (rank > target.size()) return false;
+    const std::size_t shift = target.size() - rank;
+    map.clear();
+    map.resize(target.size(), inserted_axis);
+    for (std::size_t a = 0; a < rank; ++a) {
+        const std::int64_t size = t.layout().size(a);
+        if (size != 1 && size != target[a + shift]) return false;
+        map[a + shift] = static_cast<std::int32_t>(a);
+    }
+    return true;
+}
+
+bool has_names(std::span<const name> names) {
+    for (name n : names)
+        if (n) return true;
+    return false;
 }
 
 nt::spec spec_of(std::span<const std::int64_t> sizes, std::span<const name> names = {}) {
@@ -70,6 +97,8 @@ const plan& broadcast_plan(const nt::spec& input, const nt::spec& target, const 
 tensor_base tensor_base::broadcast_to(std::span<const std::int64_t> shape) const {
     check_target(shape, "broadcast_to");
     const nt::spec target = spec_of(shape);
+    small_vector<std::int32_t, 8> map;
+    if (right_aligned_map(*this, shape, map)) return apply_map(*this, map.span(), target, "broadcast_to");
     match_options options;
     options.policy = policy::positional;
     options.labels = tensor_label;
@@ -78,6 +107,12 @@ tensor_base tensor_base::broadcast_to(std::span<const std::int64_t> shape) const
 
 tensor_base tensor_base::broadcast_to(const nt::spec& target) const {
     target.validate("broadcast_to target");
+    // Without names, policy `names` is NumPy's rule: skip the matcher.
+    small_vector<std::int32_t, 8> map;
+    if (!target.has_names() && !has_names(names())) {
+        const dims sizes = target.sizes();
+        if (right_aligned_map(*this, sizes.span(), map)) return apply_map(*this, map.span(), target, "broadcast_to");
+    }
     match_options options;
     options.labels = tensor_label;
     return apply_plan(*this, broadcast_plan(spec(), target, options), target, "broadcast_to");
