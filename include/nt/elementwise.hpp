@@ -44,10 +44,21 @@ struct alignment {
     std::array<dims, 3> strides;
 };
 
-/// Aligns 1 to 3 operands (given by spec and strides) for operation `op_name`.
-/// Unnamed operands take a NumPy fast path; named ones go through nt::match.
-void align_operands(std::string_view op_name, std::span<const spec> specs,
-                    std::span<const std::span<const std::int64_t>> strides, alignment& out);
+/// An operand as align_operands sees it: views of a tensor's shape, names and strides.
+struct operand_view {
+    std::span<const std::int64_t> sizes;
+    std::span<const name> names;
+    std::span<const std::int64_t> strides;
+};
+
+template <class T>
+operand_view view_of(const Tensor<T>& t) noexcept {
+    return {t.shape(), t.names(), t.strides()};
+}
+
+/// Aligns 1 to 3 operands for operation `op_name`. Unnamed operands take NumPy's
+/// rule directly (no spec is built); named ones go through nt::match.
+void align_operands(std::string_view op_name, std::span<const operand_view> operands, alignment& out);
 
 /// Aligns `source` to a destination spec (broadcast_to semantics), for in-place
 /// forms and assign: fills out.output with the destination spec, out.strides[0].
@@ -58,13 +69,15 @@ void align_to_destination(std::string_view op_name, const spec& destination, con
 
 template <class T>
 Tensor<T> empty_result(const spec& s) {
-    return nt::empty<T>(s);
+    return Tensor<T>(tensor_base::allocate_result(dtype_of<T>, s, "result"));
 }
 
-// The operand in the computation's type: the same handle when it already is.
+// The operand in the computation's type: a reference to the same handle when it
+// already is (no reference-count traffic), else a converted copy. Bind the result to
+// a const reference.
 template <class To, class From>
-Tensor<To> as_type(const Tensor<From>& t) {
-    if constexpr (std::is_same_v<To, From>) return t;
+decltype(auto) as_type(const Tensor<From>& t) {
+    if constexpr (std::is_same_v<To, From>) return (t);
     else return nt::astype<To>(t);
 }
 
@@ -72,12 +85,11 @@ template <binary_op Op, class A, class B>
 auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b) {
     using C = promote_t<A, B>;
     using R = binary_result_t<Op, C>;
-    const Tensor<C> ca = as_type<C>(a);
-    const Tensor<C> cb = as_type<C>(b);
-    const spec specs[2] = {ca.spec(), cb.spec()};
-    const std::span<const std::int64_t> strides[2] = {ca.strides(), cb.strides()};
+    const Tensor<C>& ca = as_type<C>(a);
+    const Tensor<C>& cb = as_type<C>(b);
+    const operand_view operands[2] = {view_of(ca), view_of(cb)};
     alignment al;
-    align_operands(name, specs, strides, al);
+    align_operands(name, operands, al);
     Tensor<R> out = empty_result<R>(al.output);
     run_binary<C>(Op, out.shape(), out.mutable_data(), out.strides(), ca.data(), al.strides[0], cb.data(), al.strides[1]);
     return out;
@@ -93,12 +105,11 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
                   "the out tensor must have the operation's result type (nt::promote_t of the operands, "
                   "bool for comparisons, floating for division)");
     if (out.is_read_only()) throw_read_only(name, out.spec());
-    const Tensor<C> ca = as_type<C>(a);
-    const Tensor<C> cb = as_type<C>(b);
-    const spec specs[2] = {ca.spec(), cb.spec()};
-    const std::span<const std::int64_t> strides[2] = {ca.strides(), cb.strides()};
+    const Tensor<C>& ca = as_type<C>(a);
+    const Tensor<C>& cb = as_type<C>(b);
+    const operand_view operands[2] = {view_of(ca), view_of(cb)};
     alignment al;
-    align_operands(name, specs, strides, al);
+    align_operands(name, operands, al);
     if (!std::equal(out.shape().begin(), out.shape().end(), al.output.begin(), al.output.end(),
                     [](std::int64_t n, const axis_spec& ax) { return n == ax.size; }))
         throw_out_shape(name, out.spec(), al.output);
@@ -116,7 +127,7 @@ template <binary_op Op, class T, class S>
 auto binary_scalar(std::string_view name, const Tensor<T>& a, S value, bool scalar_first) {
     using C = promote_scalar_t<T, S>;
     using R = binary_result_t<Op, C>;
-    const Tensor<C> ca = as_type<C>(a);
+    const Tensor<C>& ca = as_type<C>(a);
     const C v = static_cast<C>(value);
     Tensor<R> out = empty_result<R>(ca.spec());
     const dims zeros(ca.rank(), 0);
@@ -318,12 +329,11 @@ Tensor<bool> operator!(const Tensor<T>& a) {
 template <class A, class B>
 auto where(const Tensor<bool>& cond, const Tensor<A>& a, const Tensor<B>& b) {
     using C = promote_t<A, B>;
-    const Tensor<C> ca = detail::as_type<C>(a);
-    const Tensor<C> cb = detail::as_type<C>(b);
-    const spec specs[3] = {cond.spec(), ca.spec(), cb.spec()};
-    const std::span<const std::int64_t> strides[3] = {cond.strides(), ca.strides(), cb.strides()};
+    const Tensor<C>& ca = detail::as_type<C>(a);
+    const Tensor<C>& cb = detail::as_type<C>(b);
+    const detail::operand_view operands[3] = {detail::view_of(cond), detail::view_of(ca), detail::view_of(cb)};
     detail::alignment al;
-    detail::align_operands("where", specs, strides, al);
+    detail::align_operands("where", operands, al);
     Tensor<C> out = detail::empty_result<C>(al.output);
     detail::run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), al.strides[0], ca.data(),
                          al.strides[1], cb.data(), al.strides[2]);

@@ -49,6 +49,8 @@ public:
 
     /// Appends an axis without checking (see validate()).
     void push_back(axis_spec axis) { axes_.push_back(axis); }
+    /// Rank 0 again, keeping the storage (for specs reused across calls).
+    void clear() noexcept { axes_.clear(); }
     /// Throws invalid_spec (negative size, rank over max_rank) or duplicate_name.
     /// `what` names the spec in the message (e.g. "input 1 'lbl'").
     void validate(std::string_view what = "spec") const;

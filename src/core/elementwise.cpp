@@ -1,5 +1,7 @@
 // Operand alignment for element-wise operations: the matcher's plan turned into
 // strides over the output shape.
+#include <algorithm>
+#include <array>
 #include <string>
 
 #include "nt/elementwise.hpp"
@@ -8,50 +10,49 @@ namespace nt::detail {
 
 namespace {
 
-bool all_unnamed(std::span<const spec> specs) {
-    for (const spec& s : specs)
-        if (s.has_names()) return false;
+bool all_unnamed(std::span<const operand_view> operands) noexcept {
+    for (const operand_view& v : operands)
+        for (name n : v.names)
+            if (n) return false;
     return true;
 }
 
 // NumPy's rule for unnamed operands, which policy `names` reproduces exactly (the
 // test suite checks both against np.broadcast_shapes): no plan, no allocation.
-bool align_unnamed(std::span<const spec> specs, std::span<const std::span<const std::int64_t>> strides,
-                   alignment& out) {
+bool align_unnamed(std::span<const operand_view> operands, alignment& out) {
     std::size_t rank = 0;
-    for (const spec& s : specs) rank = std::max(rank, s.rank());
-    out.output = spec();
+    for (const operand_view& v : operands) rank = std::max(rank, v.sizes.size());
+    out.output.clear();
     for (std::size_t o = 0; o < rank; ++o) {
         std::int64_t size = 1;
-        for (const spec& s : specs) {
-            if (o + s.rank() < rank) continue;
-            const std::int64_t d = s.size(o + s.rank() - rank);
+        for (const operand_view& v : operands) {
+            if (o + v.sizes.size() < rank) continue;
+            const std::int64_t d = v.sizes[o + v.sizes.size() - rank];
             if (d == 1) continue;
             if (size != 1 && d != size) return false;
             size = d;
         }
         out.output.push_back({size, {}});
     }
-    for (std::size_t i = 0; i < specs.size(); ++i) {
+    for (std::size_t i = 0; i < operands.size(); ++i) {
         dims& st = out.strides[i];
         st.clear();
-        const std::size_t shift = rank - specs[i].rank();
+        const std::size_t shift = rank - operands[i].sizes.size();
         for (std::size_t o = 0; o < rank; ++o) {
-            if (o < shift || specs[i].size(o - shift) == 1) st.push_back(0);
-            else st.push_back(strides[i][o - shift]);
+            if (o < shift || operands[i].sizes[o - shift] == 1) st.push_back(0);
+            else st.push_back(operands[i].strides[o - shift]);
         }
     }
     return true;
 }
 
-void strides_from_plan(const plan& p, std::span<const spec> specs,
-                       std::span<const std::span<const std::int64_t>> strides, alignment& out) {
+void strides_from_plan(const plan& p, std::span<const operand_view> operands, alignment& out) {
     for (std::size_t i = 0; i < p.inputs.size(); ++i) {
         dims& st = out.strides[i];
         st.clear();
         for (std::int32_t a : p.inputs[i].source_axes) {
             const auto axis = static_cast<std::size_t>(a);
-            st.push_back(a == inserted_axis || specs[i].size(axis) == 1 ? 0 : strides[i][axis]);
+            st.push_back(a == inserted_axis || operands[i].sizes[axis] == 1 ? 0 : operands[i].strides[axis]);
         }
     }
 }
@@ -62,15 +63,21 @@ void strides_from_plan(const plan& p, std::span<const spec> specs,
 
 }  // namespace
 
-void align_operands(std::string_view op_name, std::span<const spec> specs,
-                    std::span<const std::span<const std::int64_t>> strides, alignment& out) {
-    if (all_unnamed(specs) && align_unnamed(specs, strides, out)) return;
-    // Reused per thread: a warm plan makes matching allocation-free.
+void align_operands(std::string_view op_name, std::span<const operand_view> operands, alignment& out) {
+    if (all_unnamed(operands) && align_unnamed(operands, out)) return;
+    // Reused per thread: warm specs and plan make matching allocation-free.
     thread_local plan p;
+    thread_local std::array<spec, 3> specs;
+    const std::size_t n = std::min(operands.size(), specs.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        specs[i].clear();
+        const operand_view& v = operands[i];
+        for (std::size_t a = 0; a < v.sizes.size(); ++a) specs[i].push_back({v.sizes[a], a < v.names.size() ? v.names[a] : name{}});
+    }
     mismatch why;
-    if (!try_match_into(specs, match_options{}, p, &why)) throw_for(op_name, why);
+    if (!try_match_into(std::span<const spec>(specs.data(), n), match_options{}, p, &why)) throw_for(op_name, why);
     out.output = p.output;
-    strides_from_plan(p, specs, strides, out);
+    strides_from_plan(p, operands, out);
 }
 
 void align_to_destination(std::string_view op_name, const spec& destination, const spec& source,
@@ -95,9 +102,10 @@ void align_to_destination(std::string_view op_name, const spec& destination, con
     }
     const match_result r = try_broadcast_to(source, destination);
     if (!r.ok()) throw_for(op_name, r.error());
-    const spec specs[1] = {source};
-    const std::span<const std::int64_t> strides[1] = {source_strides};
-    strides_from_plan(*r, specs, strides, out);
+    small_vector<std::int64_t, 8> sizes;
+    for (const axis_spec& ax : source) sizes.push_back(ax.size);
+    const operand_view operands[1] = {{sizes.span(), {}, source_strides}};
+    strides_from_plan(*r, operands, out);
 }
 
 void throw_out_shape(std::string_view op_name, const spec& out, const spec& expected) {

@@ -3,6 +3,7 @@
 
 #include "nt/error.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -157,6 +158,47 @@ loop_plan make_loop_plan(std::span<const std::int64_t> shape, std::span<const op
         for (std::size_t k = 0; k < nops; ++k) plan.stride[k].insert(plan.stride[k].begin(), 0);
     }
     return plan;
+}
+
+namespace {
+
+// The last plan made on this thread, with the shape and operand layouts it was made
+// for. Code that repeats one operation on same-shaped tensors (a loop over tiles or
+// batches) skips planning: comparing a few strides costs less than sorting and
+// merging axes again.
+struct plan_memo {
+    bool valid = false;
+    int nops = 0;
+    dims shape;
+    std::array<dims, max_operands> strides;
+    std::array<std::int64_t, max_operands> element_size{};
+    loop_plan plan;
+
+    bool matches(std::span<const std::int64_t> shape_now, std::span<const operand_layout> ops) const noexcept {
+        if (!valid || static_cast<std::size_t>(nops) != ops.size() || !std::ranges::equal(shape.span(), shape_now))
+            return false;
+        for (std::size_t k = 0; k < ops.size(); ++k)
+            if (element_size[k] != ops[k].element_size || !std::ranges::equal(strides[k].span(), ops[k].strides))
+                return false;
+        return true;
+    }
+};
+
+}  // namespace
+
+const loop_plan& cached_loop_plan(std::span<const std::int64_t> shape, std::span<const operand_layout> operands) {
+    thread_local plan_memo memo;
+    if (memo.matches(shape, operands)) return memo.plan;
+    memo.valid = false;
+    memo.plan = make_loop_plan(shape, operands);
+    memo.nops = static_cast<int>(operands.size());
+    memo.shape.assign(shape.begin(), shape.end());
+    for (std::size_t k = 0; k < operands.size(); ++k) {
+        memo.strides[k].assign(operands[k].strides.begin(), operands[k].strides.end());
+        memo.element_size[k] = operands[k].element_size;
+    }
+    memo.valid = true;
+    return memo.plan;
 }
 
 namespace {

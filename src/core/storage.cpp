@@ -7,10 +7,37 @@ namespace nt {
 
 static_assert(detail::alloc_alignment >= storage_alignment);
 
+namespace {
+
+// The owner's control block comes from the same small-block cache as tiny tensors,
+// so a fresh small result costs two cache pops instead of two mallocs.
+template <class T>
+struct control_block_allocator {
+    using value_type = T;
+    control_block_allocator() = default;
+    template <class U>
+    control_block_allocator(const control_block_allocator<U>&) noexcept {}
+    T* allocate(std::size_t n) { return static_cast<T*>(detail::allocate(n * sizeof(T))); }
+    void deallocate(T* p, std::size_t n) noexcept { detail::deallocate(p, n * sizeof(T)); }
+    friend bool operator==(control_block_allocator, control_block_allocator) noexcept { return true; }
+};
+
+struct storage_deleter {
+    std::size_t bytes;
+    void operator()(void* p) const noexcept { detail::deallocate(p, bytes); }
+};
+
+}  // namespace
+
 storage_block allocate_storage(std::size_t bytes) {
     void* p = detail::allocate(bytes);
     storage_block block;
-    block.owner = std::shared_ptr<void>(p, [bytes](void* q) { detail::deallocate(q, bytes); });
+    try {
+        block.owner = std::shared_ptr<void>(p, storage_deleter{bytes}, control_block_allocator<char>{});
+    } catch (...) {
+        detail::deallocate(p, bytes);
+        throw;
+    }
     block.data = p;
     block.bytes = bytes;
     return block;

@@ -56,6 +56,32 @@ tensor_base tensor_base::allocate(dtype d, std::span<const std::int64_t> shape, 
                        nt::layout::c_contiguous(shape), std::move(n), false);
 }
 
+tensor_base tensor_base::allocate_result(dtype d, const nt::spec& s, std::string_view op) {
+    dims shape, strides(s.rank(), 0);
+    name_list n;
+    for (const axis_spec& ax : s) {
+        shape.push_back(ax.size);
+        n.push_back(ax.name);
+    }
+    bool zero = false;
+    for (std::int64_t size : shape) zero |= size == 0;
+    std::int64_t count = 1;
+    for (std::size_t i = s.rank(); i-- > 0;) {
+        strides[i] = count;  // NumPy's C strides: a size-0 axis counts as 1
+        // With a size-0 axis no element is ever addressed: only the count matters.
+        if (__builtin_mul_overflow(count, std::max<std::int64_t>(shape[i], 1), &count) && !zero)
+            fail(errc::invalid_argument, op,
+                 "the result shape " + shape_text(shape.span()) + " has too many elements for 64-bit sizes");
+    }
+    if (zero) count = 0;
+    std::size_t bytes = 0;
+    if (__builtin_mul_overflow(static_cast<std::size_t>(count), size_of(d), &bytes))
+        fail(errc::invalid_argument, op, "the result shape " + shape_text(shape.span()) + " needs more bytes than memory can address");
+    storage_block block = allocate_storage(bytes);
+    return tensor_base(d, std::move(block.owner), static_cast<std::byte*>(block.data), count,
+                       nt::layout(shape.span(), strides.span(), 0), std::move(n), false);
+}
+
 tensor_base tensor_base::wrap(dtype d, void* ptr, std::span<const std::int64_t> shape,
                               std::span<const std::int64_t> strides, std::shared_ptr<void> owner,
                               std::span<const name> names) {
@@ -110,7 +136,8 @@ bool tensor_base::may_overlap(const tensor_base& other) const noexcept {
 }
 
 std::byte* tensor_base::data() const noexcept {
-    if (!storage_ || layout_.element_count() == 0) return storage_;
+    // Offset 0 (fresh tensors, most views) needs no emptiness test.
+    if (!storage_ || layout_.offset() == 0 || layout_.element_count() == 0) return storage_;
     return storage_ + layout_.offset() * static_cast<std::int64_t>(element_size());
 }
 

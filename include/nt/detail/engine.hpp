@@ -61,6 +61,11 @@ struct loop_plan {
 [[nodiscard]] loop_plan make_loop_plan(std::span<const std::int64_t> shape,
                                        std::span<const operand_layout> operands);
 
+/// make_loop_plan through a one-entry per-thread memo: the same plan when the shape
+/// and operand layouts equal the previous call's. Valid until this thread's next call.
+[[nodiscard]] const loop_plan& cached_loop_plan(std::span<const std::int64_t> shape,
+                                                std::span<const operand_layout> operands);
+
 /// Copies src to dst element by element (both over `shape`, strides in elements, any
 /// element size); memcpy for runs contiguous in both. dst and src must not overlap.
 ///     copy_strided(out, out_strides, in, in_strides, shape, sizeof(float));
@@ -99,6 +104,10 @@ void run_plan(const loop_plan& plan, const op_ptrs& base, const Kernel& kernel) 
     const std::int64_t n0axis = plan.size[nd - 2];
     const std::int64_t n1 = plan.size[nd - 1];
     const bool parallel = want_parallel(plan.elements);
+    if (nd == 2 && !plan.blocked && !parallel) {  // small work on two axes: one kernel call
+        kernel(n0axis, n1, origin.data(), s0.data(), s1.data());
+        return;
+    }
 
     // Offsets (bytes) of the element at multi-index `flat` over axes [0, upto).
     auto offsets_of = [&](std::int64_t flat, int upto, op_strides& off) {
@@ -342,7 +351,7 @@ void elementwise_n(std::span<const std::int64_t> shape, Out* out, std::span<cons
     const std::array<operand_layout, sizeof...(Ins) + 1> ops{
         operand_layout{out_strides, static_cast<std::int64_t>(sizeof(Out))},
         operand_layout{ins.strides, static_cast<std::int64_t>(sizeof(Ins))}...};
-    const loop_plan plan = make_loop_plan(shape, ops);
+    const loop_plan& plan = cached_loop_plan(shape, ops);
     const op_ptrs base{reinterpret_cast<char*>(out),
                        const_cast<char*>(reinterpret_cast<const char*>(ins.data))...};
     run_plan(plan, base, elementwise_kernel<F, Out, Ins...>{f});

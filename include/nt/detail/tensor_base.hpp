@@ -51,6 +51,10 @@ public:
     /// the rank; duplicate_name; invalid_argument when the element count overflows.
     [[nodiscard]] static tensor_base allocate(dtype d, std::span<const std::int64_t> shape,
                                               std::span<const name> names, std::string_view op);
+    /// A fresh result shaped like `s`, a spec from a matcher plan (sizes >= 0, names
+    /// unique, rank <= max_rank by construction): only the element count is checked.
+    /// The fixed cost of a tiny element-wise op is mostly validation otherwise.
+    [[nodiscard]] static tensor_base allocate_result(dtype d, const nt::spec& s, std::string_view op);
     /// External memory: `ptr` is the element at index 0..0; empty `strides` means C
     /// order. Read-only when the strides may let two indices reach one element.
     [[nodiscard]] static tensor_base wrap(dtype d, void* ptr, std::span<const std::int64_t> shape,
