@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Benchmarks: builds Release with the benchmarks, runs them, and prints the table of
+# docs/performance.md (ratios to the memcpy of this run and to NumPy on this machine).
+# Not part of the test command: timings belong here, never in unit tests.
+#   scripts/bench.sh              # bench_ops + NumPy comparison
+#   scripts/bench.sh --all        # also bench_match, bench_views, bench_engine
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+
+build=build/bench
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNTENSOR_BUILD_TESTS=OFF -DNTENSOR_BUILD_BENCHMARKS=ON
+cmake --build "$build" --parallel "$(nproc)"
+out="$build/results"
+mkdir -p "$out"
+
+"$build/tests/bench/bench_ops" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
+    --benchmark_min_time=0.2 --benchmark_out="$out/bench_ops.json" --benchmark_out_format=json >/dev/null
+/usr/bin/python3 tests/bench/numpy_bench.py >"$out/numpy.json"
+/usr/bin/python3 scripts/bench_report.py "$out/bench_ops.json" "$out/numpy.json" | tee "$out/report.md"
+
+if [ "${1:-}" = "--all" ]; then
+    for b in bench_match bench_views bench_engine; do
+        echo
+        echo "== $b"
+        "$build/tests/bench/$b" --benchmark_min_time=0.2
+    done
+fi
+echo
+echo "results in $out/"

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Turns bench_ops' JSON (and numpy_bench.py's) into the table of docs/performance.md.
+
+For each workload: time per call, effective GB/s (bytes read + written / time), the
+ratio to the memcpy of the nearest byte count measured in the same run, and the ratio
+of NumPy's time to ours (> 1: ntensor is faster).
+usage: bench_report.py BENCH_OPS_JSON [NUMPY_JSON]
+"""
+import json
+import sys
+
+
+def main():
+    ours = json.load(open(sys.argv[1]))["benchmarks"]
+    numpy = json.load(open(sys.argv[2])) if len(sys.argv) > 2 else {}
+    rows = [b for b in ours if b.get("run_type", "iteration") == "aggregate" and b["aggregate_name"] == "median"] \
+        or [b for b in ours if b.get("run_type", "iteration") == "iteration"]
+    memcpy = {}
+    for b in rows:
+        if b["name"].startswith("BM_memcpy"):
+            memcpy[int(b["bytes"])] = b["bytes_per_second"]
+    print("| workload | threads | result | time | GB/s | / memcpy | NumPy time | NumPy / ntensor |")
+    print("|---|---|---|---|---|---|---|---|")
+    for b in rows:
+        name = b["name"]
+        if not (name.startswith("BM_add") or name.startswith("BM_copy") or name.startswith("BM_transpose_naive")):
+            continue
+        label = b.get("label", "naive transpose loop (4096,4096)")
+        threads = "1" if "BM_transpose_naive" in name else name.split("threads:")[1].split("/")[0]
+        fresh = "fresh" if ("fresh:1" in name or name.startswith("BM_copy")) else ("out=" if "fresh:0" in name else "")
+        seconds = b["real_time"] * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b["time_unit"]]
+        gbs = b["bytes_per_second"] / 1e9
+        nearest = min(memcpy, key=lambda n: abs(n - int(b["bytes"]))) if memcpy else None
+        ratio = f"{b['bytes_per_second'] / memcpy[nearest]:.2f}" if nearest else ""
+        time = f"{seconds * 1e9:.0f} ns" if seconds < 1e-5 else f"{seconds * 1e3:.3f} ms"
+        key = label.replace(" fresh", "").replace(" out=", "")
+        np_key = label if name.startswith("BM_add") else key
+        np_time = numpy.get(np_key)
+        np_text = "" if np_time is None else (f"{np_time * 1e9:.0f} ns" if np_time < 1e-5 else f"{np_time * 1e3:.3f} ms")
+        speedup = "" if np_time is None else f"{np_time / seconds:.2f}"
+        print(f"| {key} | {threads} | {fresh} | {time} | {gbs:.1f} | {ratio} | {np_text} | {speedup} |")
+
+
+if __name__ == "__main__":
+    main()

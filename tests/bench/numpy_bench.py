@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""NumPy's time for the workloads of bench_ops, on this machine, in this run.
+
+Prints JSON: {case label: seconds per call (median of repeats)}. The labels are the
+ones bench_ops puts on its results, so scripts/bench_report.py can pair them.
+NumPy runs element-wise work on one thread; compare with ntensor's threads:1 rows.
+"""
+import json
+import sys
+import timeit
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+
+def median_time(fn, min_seconds=0.2):
+    fn()  # warm: caches, page faults of a reused result
+    number = 1
+    while True:
+        t = timeit.timeit(fn, number=number)
+        if t >= min_seconds / 5 or number >= 1 << 20:
+            break
+        number *= 4
+    runs = sorted(timeit.repeat(fn, number=number, repeat=5))
+    return runs[len(runs) // 2] / number
+
+
+def spec_text(shape, names=None):
+    text = "(" + ",".join(str(n) for n in shape)
+    if names and any(n != "?" for n in names):
+        text += " | " + ",".join(names)
+    return text + ")"
+
+
+def main():
+    results = {}
+    adds = [
+        ((10, 3, 256, 384), (10, 1, 256, 384)),
+        ((20, 3, 512, 512), (20, 1, 512, 512)),
+        ((4096, 4096), (4096, 1)),
+        ((64, 32, 8, 5), (32, 8, 1)),
+        ((4, 8), (8,)),
+    ]
+    for a_shape, b_shape in adds:
+        a = np.full(a_shape, 1.5, dtype=np.float32)
+        b = np.full(b_shape, 1.5, dtype=np.float32)
+        out = a + b
+        label = spec_text(a_shape) + " + " + spec_text(b_shape)
+        results[label + " fresh"] = median_time(lambda: np.add(a, b))
+        results[label + " out="] = median_time(lambda: np.add(a, b, out=out))
+    # The named case, as NumPy users must write it: insert the singleton by hand.
+    img = np.full((10, 3, 256, 384), 1.5, dtype=np.float32)
+    lbl = np.full((10, 256, 384), 1.5, dtype=np.float32)
+    out = img + lbl[:, None]
+    label = spec_text(img.shape, ["?", "CHANNEL", "H", "W"]) + " + " + spec_text(lbl.shape, ["?", "H", "W"])
+    results[label + " fresh"] = median_time(lambda: np.add(img, lbl[:, None]))
+    results[label + " out="] = median_time(lambda: np.add(img, lbl[:, None], out=out))
+
+    x = np.arange(3 * 256 * 384, dtype=np.float32).reshape(3, 256, 384)
+    results["(3,256,384).permute(2,1,0).contiguous()"] = median_time(
+        lambda: np.ascontiguousarray(x.transpose(2, 1, 0)))
+    t = np.arange(4096 * 4096, dtype=np.float32).reshape(4096, 4096)
+    results["(4096,4096).transpose().contiguous()"] = median_time(lambda: np.ascontiguousarray(t.T))
+    f = np.arange(256 * 384 * 3, dtype=np.float32).reshape(256, 384, 3)
+    results["(256,384,3).reshape(-1, fortran)"] = median_time(lambda: f.reshape(-1, order="F"))
+    u = np.arange(10_000_000, dtype=np.float32)
+    results["unfold(1e7, 8, 1).contiguous()"] = median_time(lambda: np.ascontiguousarray(sliding_window_view(u, 8)))
+    json.dump(results, sys.stdout, indent=1)
+    print()
+
+
+if __name__ == "__main__":
+    main()
