@@ -15,6 +15,8 @@
 // in-place forms on a read-only view, type_mismatch for -, %, pow and neg on bool.
 #pragma once
 
+#include <algorithm>
+#include <limits>
 #include <span>
 #include <string_view>
 #include <tuple>
@@ -95,6 +97,21 @@ auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b) {
     return out;
 }
 
+// A scalar converted to an element type as casts convert elements: a floating value
+// saturates at an integer type's limits and NaN becomes 0 (static_cast would be
+// undefined behaviour out of range: `int_tensor += 1e20`).
+template <class T, class S>
+T scalar_as(S value) noexcept {
+    if constexpr (std::is_floating_point_v<S> && std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        if (value != value) return T(0);
+        if (value <= static_cast<S>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
+        if (value >= static_cast<S>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+        return static_cast<T>(value);
+    } else {
+        return static_cast<T>(value);
+    }
+}
+
 [[noreturn]] void throw_out_shape(std::string_view op_name, const spec& out, const spec& expected);
 
 // The out= form: writes into an existing tensor of exactly the result's shape.
@@ -114,8 +131,13 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
                     [](std::int64_t n, const axis_spec& ax) { return n == ax.size; }))
         throw_out_shape(name, out.spec(), al.output);
     // An out that overlaps an operand other than element for element: compute aside.
-    const bool aliased = (out.shares_storage(ca) && !(out.data() == ca.data() && std::equal(out.strides().begin(), out.strides().end(), al.strides[0].begin(), al.strides[0].end()))) ||
-                         (out.shares_storage(cb) && !(out.data() == cb.data() && std::equal(out.strides().begin(), out.strides().end(), al.strides[1].begin(), al.strides[1].end())));
+    // (Pointers compared as void: out's type may differ from the operands', e.g. bool.)
+    auto same_elements = [&](const auto& operand, const dims& strides) {
+        return static_cast<const void*>(out.data()) == static_cast<const void*>(operand.data()) &&
+               std::ranges::equal(out.strides(), strides.span());
+    };
+    const bool aliased = (out.shares_storage(ca) && !same_elements(ca, al.strides[0])) ||
+                         (out.shares_storage(cb) && !same_elements(cb, al.strides[1]));
     if (aliased) {
         out.assign(binary<Op>(name, a, b));
         return;
@@ -128,7 +150,7 @@ auto binary_scalar(std::string_view name, const Tensor<T>& a, S value, bool scal
     using C = promote_scalar_t<T, S>;
     using R = binary_result_t<Op, C>;
     const Tensor<C>& ca = as_type<C>(a);
-    const C v = static_cast<C>(value);
+    const C v = scalar_as<C>(value);
     Tensor<R> out = empty_result<R>(ca.spec());
     const dims zeros(ca.rank(), 0);
     const std::span<const std::int64_t> shape = ca.shape();
@@ -171,7 +193,7 @@ void in_place(std::string_view name, Tensor<T>& dst, const Tensor<U>& src) {
 template <binary_op Op, class T, class S>
 void in_place_scalar(std::string_view name, Tensor<T>& dst, S value) {
     if (dst.is_read_only()) throw_read_only(name, dst.spec());
-    const T v = static_cast<T>(value);
+    const T v = scalar_as<T>(value);
     const dims zeros(dst.rank(), 0);
     if constexpr (std::is_same_v<binary_result_t<Op, T>, T>) {
         run_binary<T>(Op, dst.shape(), dst.mutable_data(), dst.strides(), dst.data(), dst.strides(), &v, zeros);
@@ -346,14 +368,17 @@ auto where(const Tensor<bool>& cond, const Tensor<A>& a, const Tensor<B>& b) {
 namespace detail {
 template <class T>
 Tensor<T> aligned_view(const Tensor<T>& t, const plan& p, std::size_t i) {
-    // Permute into output order, insert the singletons (named as the output axis,
-    // so that the final broadcast pairs them by name), then broadcast.
+    // Permute into output order and insert the singletons: axis k of v now feeds
+    // output axis k under any policy. Taking the output's names makes the final
+    // broadcast pair axis k with axis k (a positional plan may pair differing names).
     const input_plan& in = p.inputs[i];
     small_vector<Axis, 8> order;
     for (std::int32_t a : in.permutation()) order.push_back(Axis(a));
     Tensor<T> v = t.permute(order);
-    for (std::int32_t pos : in.inserted()) v = v.unsqueeze(pos, p.output.name(static_cast<std::size_t>(pos)));
-    return v.broadcast_to(p.output);
+    for (std::int32_t pos : in.inserted()) v = v.unsqueeze(pos);
+    small_vector<name, 8> output_names;
+    for (const axis_spec& ax : p.output) output_names.push_back(ax.name);
+    return v.rename(output_names.span()).broadcast_to(p.output);
 }
 }  // namespace detail
 

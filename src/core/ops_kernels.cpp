@@ -2,8 +2,9 @@
 //
 // Semantics follow NumPy where it defines them, and are made defined where C++
 // would not be: signed integer arithmetic wraps (computed in the unsigned type, as
-// NumPy's does in practice), x % 0 and x / 0 for integers give 0 (NumPy: 0 with a
-// warning), float-to-integer casts saturate with NaN giving 0.
+// NumPy's does in practice), x % 0 for integers gives 0 (NumPy: 0 with a warning),
+// integer x / y is true division in double (x / 0: inf or NaN, as NumPy), and
+// float-to-integer casts saturate with NaN giving 0.
 #include "nt/detail/ops_kernels.hpp"
 
 #include <cmath>
@@ -180,14 +181,13 @@ To convert(From x) {
         return x != From(0);
     } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
         if (x != x) return To(0);
-        // Through int64 (saturated) then wrap, which matches NumPy for values in range.
+        // Saturate at To's limits (signed and unsigned alike, as assign does: NumPy
+        // leaves out-of-range casts undefined), truncate toward zero in range.
         constexpr auto lo = static_cast<From>(std::numeric_limits<std::int64_t>::min());
         constexpr auto hi = static_cast<From>(std::numeric_limits<std::int64_t>::max());
         if constexpr (sizeof(To) < 8) {
-            if (x <= static_cast<From>(std::numeric_limits<To>::min()) && std::is_signed_v<To>)
-                return std::numeric_limits<To>::min();
-            if (x >= static_cast<From>(std::numeric_limits<To>::max()) && std::is_signed_v<To>)
-                return std::numeric_limits<To>::max();
+            if (x <= static_cast<From>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+            if (x >= static_cast<From>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
         }
         const std::int64_t wide = x <= lo ? std::numeric_limits<std::int64_t>::min()
                                   : x >= hi ? std::numeric_limits<std::int64_t>::max()

@@ -19,10 +19,14 @@ void plan_reduction(std::string_view op_name, reduce_op op, const spec& input, a
     out.reduced.clear();
     out.reduced.resize(rank, every_axis);
     small_vector<name, 8> names;
-    for (const axis_spec& ax : input) names.push_back(ax.name);
+    small_vector<std::int64_t, 8> sizes;
+    for (const axis_spec& ax : input) {
+        names.push_back(ax.name);
+        sizes.push_back(ax.size);
+    }
     const std::span<const name> name_span(names.data(), names.size());
     for (const Axis& axis : axes) {
-        const std::size_t a = resolve_axis(axis, name_span, op_name);
+        const std::size_t a = resolve_axis(axis, name_span, op_name, sizes.span());
         if (out.reduced[a])
             throw_error(errc::invalid_argument, std::string(op_name) + ": axis " + axis.str() +
                                                     " is listed twice for a tensor " + to_string(input) +

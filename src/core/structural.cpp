@@ -175,12 +175,13 @@ tensor_base tensor_base::permute(std::span<const Axis> axes) const {
 tensor_base tensor_base::move_axis(const Axis& from, std::int64_t to) const {
     const Axis f[1] = {from};
     const std::int64_t t[1] = {to};
-    return move_axes(f, t);
+    return move_axes(f, t, "move_axis");
 }
 
-tensor_base tensor_base::move_axes(std::span<const Axis> from, std::span<const std::int64_t> to) const {
+tensor_base tensor_base::move_axes(std::span<const Axis> from, std::span<const std::int64_t> to,
+                                   std::string_view op) const {
     if (from.size() != to.size())
-        fail(errc::invalid_argument, "move_axes",
+        fail(errc::invalid_argument, op,
              std::to_string(from.size()) + " source axes but " + std::to_string(to.size()) +
                  " destinations; give one destination per moved axis");
     struct move {
@@ -190,10 +191,10 @@ tensor_base tensor_base::move_axes(std::span<const Axis> from, std::span<const s
     small_vector<move, 8> moves;
     small_vector<std::uint8_t, 8> src_seen(rank(), 0), dst_seen(rank(), 0);
     for (std::size_t k = 0; k < from.size(); ++k) {
-        const std::size_t s = resolve_axis(from[k], names(), "move_axes", shape());
-        const std::size_t d = resolve_insert_position(to[k], rank(), "move_axes");
+        const std::size_t s = resolve_axis(from[k], names(), op, shape());
+        const std::size_t d = resolve_insert_position(to[k], rank(), op);
         if (src_seen[s] || dst_seen[d])
-            fail(errc::invalid_argument, "move_axes",
+            fail(errc::invalid_argument, op,
                  std::string(src_seen[s] ? "source axis " + from[k].str() : "destination " + std::to_string(to[k])) +
                      " is given twice for tensor " + describe() + "; each axis and position may appear once");
         src_seen[s] = dst_seen[d] = 1;

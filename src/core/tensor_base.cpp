@@ -94,7 +94,7 @@ tensor_base tensor_base::wrap(dtype d, void* ptr, std::span<const std::int64_t> 
                  "; give one stride per axis (in elements), or none for C order");
     nt::layout probe(shape, s.span(), 0);
     const auto bounds = probe.required_span();
-    if (!bounds.empty && (bounds.min < 0 || bounds.max > 0) && ptr == nullptr)
+    if (!bounds.empty && ptr == nullptr)
         fail(errc::invalid_argument, "wrap", "a null pointer cannot hold elements; pass the memory to wrap");
     const std::int64_t lo = bounds.empty ? 0 : bounds.min;
     const std::int64_t extent = bounds.empty ? 0 : bounds.max - bounds.min + 1;

@@ -112,7 +112,8 @@ public:
     [[nodiscard]] tensor_base swap_axes(const Axis& a, const Axis& b, const char* op = "swap_axes") const;
     [[nodiscard]] tensor_base permute(std::span<const Axis> order) const;
     [[nodiscard]] tensor_base move_axis(const Axis& from, std::int64_t to) const;
-    [[nodiscard]] tensor_base move_axes(std::span<const Axis> from, std::span<const std::int64_t> to) const;
+    [[nodiscard]] tensor_base move_axes(std::span<const Axis> from, std::span<const std::int64_t> to,
+                                        std::string_view op = "move_axes") const;
     [[nodiscard]] tensor_base move_axes(std::span<const std::int64_t> new_positions) const;
     [[nodiscard]] tensor_base slice(const Axis& axis, const range& r) const;
     [[nodiscard]] tensor_base unfold(const Axis& axis, std::int64_t size, std::int64_t step, name n) const;
