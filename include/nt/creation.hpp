@@ -7,6 +7,8 @@
 //     auto s = nt::scalar(99);                                   // rank 0, int
 #pragma once
 
+#include <concepts>
+
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -162,9 +164,10 @@ template <element T>
 [[nodiscard]] Tensor<T> empty(shape_arg shape, names_arg names = {}) {
     return Tensor<T>(detail::tensor_base::allocate(dtype_of<T>, shape.span(), names.span(), "empty"));
 }
-/// The same, with the shape and names of a spec.
-template <element T>
-[[nodiscard]] Tensor<T> empty(const nt::spec& s) {
+/// The same, with the shape and names of a spec. (A template, so that a braced
+/// shape `nt::empty<float>({2, 3})` picks the shape form.)
+template <element T, std::same_as<nt::spec> Spec>
+[[nodiscard]] Tensor<T> empty(const Spec& s) {
     dims shape;
     name_list names;
     for (const axis_spec& ax : s) {
