@@ -172,37 +172,43 @@ auto unary(const Tensor<T>& a) {
 
 // dst op= src, computed in dst's type: the source is aligned to dst (broadcast_to
 // rules) and, if it overlaps dst's storage, copied first.
+// In-place forms compute as the out-of-place operation would (in the promoted type
+// C, result type R) and store the result back converted to T like a cast: saturating,
+// NaN to 0. So `int_tensor *= 0.5` halves (3 -> 1), as in C++, rather than
+// multiplying by a truncated 0. NumPy refuses such casts; C++ users expect them.
+template <binary_op Op, class T, class C>
+void store_back(Tensor<T>& dst, const Tensor<C>& lhs, const C* rhs, std::span<const std::int64_t> rhs_strides) {
+    using R = binary_result_t<Op, C>;
+    if constexpr (std::is_same_v<C, T> && std::is_same_v<R, T>) {
+        run_binary<T>(Op, dst.shape(), dst.mutable_data(), dst.strides(), lhs.data(), lhs.strides(), rhs, rhs_strides);
+    } else {
+        Tensor<R> tmp = empty_result<R>(dst.spec());
+        run_binary<C>(Op, dst.shape(), tmp.mutable_data(), tmp.strides(), lhs.data(), lhs.strides(), rhs, rhs_strides);
+        if constexpr (std::is_same_v<R, T>) dst.assign(tmp);
+        else run_cast<T, R>(dst.shape(), dst.mutable_data(), dst.strides(), tmp.data(), tmp.strides());
+    }
+}
+
 template <binary_op Op, class T, class U>
 void in_place(std::string_view name, Tensor<T>& dst, const Tensor<U>& src) {
     if (dst.is_read_only()) throw_read_only(name, dst.spec());
-    const Tensor<T> source = dst.shares_storage(src) ? as_type<T>(src).clone() : Tensor<T>(as_type<T>(src));
+    using C = promote_t<T, U>;
+    // A source overlapping dst is read as it was before the write (copy first).
+    const Tensor<C> source = dst.shares_storage(src) ? as_type<C>(src).clone() : Tensor<C>(as_type<C>(src));
     alignment al;
     align_to_destination(name, dst.spec(), source.spec(), source.strides(), al);
-    if constexpr (std::is_same_v<binary_result_t<Op, T>, T>) {
-        run_binary<T>(Op, dst.shape(), dst.mutable_data(), dst.strides(), dst.data(), dst.strides(), source.data(),
-                      al.strides[0]);
-    } else {  // e.g. int32 /= int32 computes in double, stored back as int32
-        using R = binary_result_t<Op, T>;
-        Tensor<R> tmp = empty_result<R>(dst.spec());
-        run_binary<T>(Op, dst.shape(), tmp.mutable_data(), tmp.strides(), dst.data(), dst.strides(), source.data(),
-                      al.strides[0]);
-        run_cast<T, R>(dst.shape(), dst.mutable_data(), dst.strides(), tmp.data(), tmp.strides());
-    }
+    const Tensor<C>& lhs = as_type<C>(dst);
+    store_back<Op>(dst, lhs, source.data(), al.strides[0].span());
 }
 
 template <binary_op Op, class T, class S>
 void in_place_scalar(std::string_view name, Tensor<T>& dst, S value) {
     if (dst.is_read_only()) throw_read_only(name, dst.spec());
-    const T v = scalar_as<T>(value);
+    using C = promote_scalar_t<T, S>;
+    const C v = scalar_as<C>(value);
     const dims zeros(dst.rank(), 0);
-    if constexpr (std::is_same_v<binary_result_t<Op, T>, T>) {
-        run_binary<T>(Op, dst.shape(), dst.mutable_data(), dst.strides(), dst.data(), dst.strides(), &v, zeros);
-    } else {
-        using R = binary_result_t<Op, T>;
-        Tensor<R> tmp = empty_result<R>(dst.spec());
-        run_binary<T>(Op, dst.shape(), tmp.mutable_data(), tmp.strides(), dst.data(), dst.strides(), &v, zeros);
-        run_cast<T, R>(dst.shape(), dst.mutable_data(), dst.strides(), tmp.data(), tmp.strides());
-    }
+    const Tensor<C>& lhs = as_type<C>(dst);
+    store_back<Op>(dst, lhs, &v, zeros.span());
 }
 
 template <class S>

@@ -59,11 +59,32 @@ TEST_CASE("wrap refuses a null pointer even for one element", "[core][wrap]") {
     CHECK(nt::Tensor<float>::wrap(nullptr, {0, 3}, {}, nullptr).size() == 0);  // no element: fine
 }
 
-TEST_CASE("integer tensors with out-of-range floating scalars are defined", "[ops][cast]") {
-    auto t = nt::zeros<std::int32_t>({2});
-    t += 1e20;  // a static_cast would be undefined; the scalar saturates as casts do
+TEST_CASE("in-place forms compute in the promoted type and convert back", "[ops][in_place]") {
+    // The operand was once converted to the destination's type first: 3 *= 0.5 gave 0.
+    auto a = nt::tensor<std::int32_t>({3, 5});
+    a *= 0.5;
+    CHECK(a.to_vector() == std::vector<std::int32_t>{1, 2});
+    auto b = nt::tensor<std::int32_t>({3, 5});
+    b /= 0.5;
+    CHECK(b.to_vector() == std::vector<std::int32_t>{6, 10});
+    auto c = nt::tensor<std::int32_t>({3, -5});
+    c += 0.7;
+    CHECK(c.to_vector() == std::vector<std::int32_t>{3, -4});  // 3.7 and -4.3, truncated
+    auto d = nt::tensor<std::int32_t>({3, 5});
+    d *= nt::tensor<float>({0.5f, 2.5f});
+    CHECK(d.to_vector() == std::vector<std::int32_t>{1, 12});
+    auto e = nt::tensor<std::int32_t>({7, 9});
+    e /= nt::tensor<std::int32_t>({2, 4});  // true division, truncated back
+    CHECK(e.to_vector() == std::vector<std::int32_t>{3, 2});
+    // Out of range and NaN convert as casts do: saturate, NaN to 0 (never UB).
+    auto t = nt::tensor<std::int32_t>({1, -5});
+    t += 1e20;
     CHECK(t.to_vector() == std::vector<std::int32_t>{2147483647, 2147483647});
-    auto u = nt::zeros<std::int32_t>({2});
+    auto u = nt::tensor<std::int32_t>({4, 4});
     u -= std::numeric_limits<double>::quiet_NaN();
     CHECK(u.to_vector() == std::vector<std::int32_t>{0, 0});
+    // Same type: unchanged semantics (wrap-around for integers).
+    auto w = nt::tensor<std::uint8_t>({250, 1});
+    w += nt::tensor<std::uint8_t>({10, 2});
+    CHECK(w.to_vector() == std::vector<std::uint8_t>{4, 3});
 }
