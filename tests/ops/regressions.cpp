@@ -88,3 +88,30 @@ TEST_CASE("in-place forms compute in the promoted type and convert back", "[ops]
     w += nt::tensor<std::uint8_t>({10, 2});
     CHECK(w.to_vector() == std::vector<std::uint8_t>{4, 3});
 }
+
+TEST_CASE("outputs beyond the streaming threshold get every element right", "[ops][stream]") {
+    // Outputs of >= 32 MiB are written with streaming stores in whole 64-byte lines;
+    // an output starting mid-line (offset by one element) exercises the plain-store
+    // head and tail. Compared element by element with a scalar loop.
+    const std::int64_t n = (std::int64_t{33} << 20) / 4 + 7;  // > 32 MiB of floats, odd tail
+    const auto a = nt::arange<float>(static_cast<double>(n)).reshape({1, n});
+    const auto b = nt::tensor<float>({0.5f, -1.0f}).reshape({2, 1});
+    auto storage = nt::zeros<float>({2 * n + 1});
+    auto out = storage.slice(0, 1).reshape({2, n});  // a view starting 4 bytes into a line
+    REQUIRE(out.shares_storage(storage));
+    nt::add(a, b, out);
+    const auto fresh = a + b;
+    const std::vector<float> got = out.to_vector(), got_fresh = fresh.to_vector();
+    std::int64_t wrong = 0;
+    for (std::int64_t r = 0; r < 2; ++r)
+        for (std::int64_t i = 0; i < n; ++i) {
+            const float expected = static_cast<float>(i) + (r == 0 ? 0.5f : -1.0f);
+            const auto k = static_cast<std::size_t>(r * n + i);
+            wrong += got[k] != expected || got_fresh[k] != expected;
+        }
+    CHECK(wrong == 0);
+    CHECK(storage.at(0) == 0.0f);  // the element before the view is untouched
+    const auto roots = nt::sqrt(nt::full<float>({n}, 4.0f));
+    CHECK(nt::min(roots).at() == 2.0f);
+    CHECK(nt::max(roots).at() == 2.0f);
+}

