@@ -11,8 +11,12 @@
 using namespace engine_testing;
 using nt::detail::elementwise;
 
-engine_testing::thread_guard::thread_guard() : saved(nt::get_num_threads()) {}
-engine_testing::thread_guard::~thread_guard() { nt::set_num_threads(saved); }
+// Lowers the parallel threshold so that the small random cases also run on the pool.
+engine_testing::thread_guard::thread_guard() : saved(nt::get_num_threads()) { nt::detail::set_parallel_threshold(512); }
+engine_testing::thread_guard::~thread_guard() {
+    nt::set_num_threads(saved);
+    nt::detail::set_parallel_threshold(nt::detail::default_parallel_threshold);
+}
 
 namespace {
 

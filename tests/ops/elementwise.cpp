@@ -160,7 +160,8 @@ TEST_CASE("broadcast_tensors returns the aligned views", "[ops]") {
 }
 
 TEST_CASE("operations give the same results on 1 and on all threads", "[ops][threads]") {
-    // Large enough to be split across threads.
+    // Split across threads (threshold lowered for the test, restored below).
+    nt::detail::set_parallel_threshold(1024);
     auto a = nt::arange<float>(300 * 400).reshape({300, 400}) * 0.001f;
     auto b = nt::arange<float>(400).rename({"W"}) * 0.5f;
     auto named = a.rename({"H", "W"});
@@ -172,6 +173,7 @@ TEST_CASE("operations give the same results on 1 and on all threads", "[ops][thr
     CHECK((named + b).to_vector() == one);
     CHECK(nt::sum(a).to_vector() == sum_one);  // bitwise: fixed blocking
     CHECK(nt::sum(a, 1).to_vector() == rows_one);
+    nt::detail::set_parallel_threshold(nt::detail::default_parallel_threshold);
 }
 
 TEST_CASE("out= forms write into a preallocated result", "[ops][out]") {

@@ -280,8 +280,12 @@ std::size_t replay(const std::string& file) {
 
 TEST_CASE("element-wise operations, casts, where and reductions agree with NumPy", "[ops][numpy]") {
     const std::string dir = NT_TEST_DATA_DIR;
+    // With a tiny parallel threshold even these small cases run on the thread pool
+    // (on a machine with more than one core); the next case replays them on one thread.
+    nt::detail::set_parallel_threshold(64);
     CHECK(replay(dir + "/elementwise_fixed.txt") >= 4000);
     CHECK(replay(dir + "/elementwise_fresh.txt") >= 1000);
+    nt::detail::set_parallel_threshold(nt::detail::default_parallel_threshold);
 }
 
 TEST_CASE("element-wise results do not depend on the thread count", "[ops][numpy][threads]") {

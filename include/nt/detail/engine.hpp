@@ -12,7 +12,7 @@
 // The walker (run_plan) then hands 2-D pieces (n0 rows of n1 elements, byte strides)
 // to a typed kernel, which picks a loop specialised for contiguous, broadcast (stride
 // 0) or strided inputs so that the compiler vectorises it. Work above
-// detail::parallel_threshold elements is split among the pool's threads.
+// detail::parallel_threshold() elements is split among the pool's threads.
 //
 // Aliasing: an input may be the output itself (same pointer and strides, as in
 // `a += b`); inputs that partially overlap the output give unspecified results.
