@@ -54,23 +54,25 @@ dims infer_shape(std::span<const std::int64_t> shape, std::int64_t count, const 
 
 tensor_base tensor_base::reshape(std::span<const std::int64_t> shape, order o) const {
     const dims sizes = infer_shape(shape, size(), [this] { return "tensor " + describe(); }, "reshape");
-    const name_list n = reshape_names(this->shape(), names(), sizes.span());
-    return reshape(sizes.span(), n.span(), o);
+    return reshape_inferred(sizes.span(), reshape_names(this->shape(), names(), sizes.span()), o);
 }
 
 tensor_base tensor_base::reshape(std::span<const std::int64_t> shape, std::span<const name> new_names,
                                  order o) const {
     const dims sizes = infer_shape(shape, size(), [this] { return "tensor " + describe(); }, "reshape");
-    name_list n = names_for_rank(new_names, sizes.size(), "reshape");
+    return reshape_inferred(sizes.span(), names_for_rank(new_names, sizes.size(), "reshape"), o);
+}
+
+tensor_base tensor_base::reshape_inferred(std::span<const std::int64_t> sizes, name_list n, order o) const {
     const bool fortran = o == order::fortran;
-    if (auto strides = reshape_strides(layout_, sizes.span(), fortran))
-        return with(nt::layout(sizes.span(), strides->span(), layout_.offset()), std::move(n), read_only_);
+    if (auto strides = reshape_strides(layout_, sizes, fortran))
+        return with(nt::layout(sizes, strides->span(), layout_.offset()), std::move(n), read_only_);
     // A copy: read the source in the requested order into a block laid out in that
     // order, then view the block with the new sizes in the same order.
     tensor_base out = allocate(dtype_, this->shape(), {}, "reshape");
     const nt::layout staging = fortran ? nt::layout::f_contiguous(this->shape()) : out.layout_;
     copy_elements(out.storage_, staging, storage_, layout_, element_size());
-    out.layout_ = fortran ? nt::layout::f_contiguous(sizes.span()) : nt::layout::c_contiguous(sizes.span());
+    out.layout_ = fortran ? nt::layout::f_contiguous(sizes) : nt::layout::c_contiguous(sizes);
     out.names_ = std::move(n);
     return out;
 }

@@ -100,6 +100,8 @@ public:
     [[nodiscard]] tensor_base index(std::span<const index_item> items) const;
     [[nodiscard]] tensor_base reshape(std::span<const std::int64_t> shape, order o) const;
     [[nodiscard]] tensor_base reshape(std::span<const std::int64_t> shape, std::span<const name> names, order o) const;
+    /// reshape() once -1 is resolved and the names are known (validated by the caller).
+    [[nodiscard]] tensor_base reshape_inferred(std::span<const std::int64_t> sizes, name_list names, order o) const;
     [[nodiscard]] tensor_base view(std::span<const std::int64_t> shape) const;
     [[nodiscard]] tensor_base flatten() const;
     [[nodiscard]] tensor_base flatten(const Axis& first, const Axis& last, name n) const;
