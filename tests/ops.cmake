@@ -1,7 +1,7 @@
 # Element-wise operations against NumPy: a fixed seed and a fresh (printed) seed.
 add_test(NAME ops_numpy_generate
          COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/numpy/gen_elementwise.py
-                 --seed 20261123 --count 4000 --out ${CMAKE_CURRENT_BINARY_DIR}/data/elementwise_fixed.txt)
+                 --seed 20261123 --count 4000 --sweep --out ${CMAKE_CURRENT_BINARY_DIR}/data/elementwise_fixed.txt)
 add_test(NAME ops_numpy_generate_fresh
          COMMAND ${CMAKE_COMMAND} -DPYTHON=${NT_PYTHON3} -DCOUNT=1500
                  -DSCRIPT=${CMAKE_CURRENT_SOURCE_DIR}/numpy/gen_elementwise.py

@@ -241,20 +241,28 @@ def where_case(rng, cid):
     return [f"case {cid} where", c.lines(), a.lines(), b.lines(), out_line(result, ["?"] * result.ndim)]
 
 
-def reduction_case(rng, cid):
-    op = rng.choice(REDUCTIONS)
+RANDOM = object()
+
+
+def reduction_case(rng, cid, op=None, rank=None, axes=RANDOM, keepdims=None):
+    """A reduction; op, rank, axes (a tuple, or None for every axis) and keepdims are
+    random unless given (the sweep gives them all)."""
+    op = op or rng.choice(REDUCTIONS)
     dtype = rng.choice(list(DTYPES))
-    rank = rng.randint(0, 4)
+    rank = rng.randint(0, 4) if rank is None else rank
     shape = [rng.choice([1, 2, 3, 4]) for _ in range(rank)]
     if rng.random() < 0.1 and rank:
         shape[rng.randrange(rank)] = 0
     a = Operand(random_values(rng, dtype, shape, small=(op == "prod")), dtype)
     maybe_reverse(rng, a)
-    subsets = [s for k in range(rank + 1) for s in itertools.combinations(range(rank), k)]
-    axes = list(rng.choice(subsets)) if subsets else []
-    if rng.random() < 0.15:
-        axes = None  # every axis
-    keepdims = rng.random() < 0.4
+    if axes is RANDOM:
+        subsets = [s for k in range(rank + 1) for s in itertools.combinations(range(rank), k)]
+        axes = list(rng.choice(subsets)) if subsets else []
+        if rng.random() < 0.15:
+            axes = None  # every axis
+    elif axes is not None:
+        axes = list(axes)
+    keepdims = rng.random() < 0.4 if keepdims is None else keepdims
     x = a.aligned
     red = tuple(range(rank)) if axes is None else tuple(axes)
     try:
@@ -290,6 +298,8 @@ def main():
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--count", type=int, default=4000)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--sweep", action="store_true",
+                        help="also every reduction over every axis subset of ranks 0 to 4, with and without keepdims")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     makers = [binary_case] * 5 + [unary_case] * 2 + [cast_case, where_case] + [reduction_case] * 3
@@ -297,7 +307,19 @@ def main():
         for cid in range(args.count):
             for line in rng.choice(makers)(rng, cid):
                 f.write(line.rstrip() + "\n")
-    print(f"seed {args.seed}: {args.count} element-wise cases -> {args.out}")
+        swept = 0
+        if args.sweep:
+            cid = args.count
+            for op in REDUCTIONS:
+                for rank in range(5):
+                    subsets = [s for k in range(rank + 1) for s in itertools.combinations(range(rank), k)] + [None]
+                    for axes in subsets:
+                        for keepdims in (False, True):
+                            for line in reduction_case(rng, cid, op, rank, axes, keepdims):
+                                f.write(line.rstrip() + "\n")
+                            cid += 1
+                            swept += 1
+    print(f"seed {args.seed}: {args.count} element-wise cases and {swept} swept reductions -> {args.out}")
 
 
 if __name__ == "__main__":
