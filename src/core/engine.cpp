@@ -166,6 +166,14 @@ namespace {
 // for. Code that repeats one operation on same-shaped tensors (a loop over tiles or
 // batches) skips planning: comparing a few strides costs less than sorting and
 // merging axes again.
+// Short spans: a plain loop beats a call to memcmp.
+bool same(std::span<const std::int64_t> a, std::span<const std::int64_t> b) noexcept {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 struct plan_memo {
     bool valid = false;
     int nops = 0;
@@ -175,10 +183,10 @@ struct plan_memo {
     loop_plan plan;
 
     bool matches(std::span<const std::int64_t> shape_now, std::span<const operand_layout> ops) const noexcept {
-        if (!valid || static_cast<std::size_t>(nops) != ops.size() || !std::ranges::equal(shape.span(), shape_now))
+        if (!valid || static_cast<std::size_t>(nops) != ops.size() || !same(shape.span(), shape_now))
             return false;
         for (std::size_t k = 0; k < ops.size(); ++k)
-            if (element_size[k] != ops[k].element_size || !std::ranges::equal(strides[k].span(), ops[k].strides))
+            if (element_size[k] != ops[k].element_size || !same(strides[k].span(), ops[k].strides))
                 return false;
         return true;
     }

@@ -135,9 +135,8 @@ bool tensor_base::may_overlap(const tensor_base& other) const noexcept {
     return a0 < b1 && b0 < a1;
 }
 
-std::byte* tensor_base::data() const noexcept {
-    // Offset 0 (fresh tensors, most views) needs no emptiness test.
-    if (!storage_ || layout_.offset() == 0 || layout_.element_count() == 0) return storage_;
+std::byte* tensor_base::offset_data() const noexcept {
+    if (!storage_ || layout_.element_count() == 0) return storage_;
     return storage_ + layout_.offset() * static_cast<std::int64_t>(element_size());
 }
 

@@ -83,7 +83,10 @@ public:
     [[nodiscard]] std::int64_t extent() const noexcept { return extent_; }
     [[nodiscard]] const std::shared_ptr<void>& owner() const noexcept { return owner_; }
     /// The element at index 0..0 (the storage start for a zero-size tensor).
-    [[nodiscard]] std::byte* data() const noexcept;
+    [[nodiscard]] std::byte* data() const noexcept {
+        // Offset 0 (fresh tensors, most views) needs no emptiness test: inline.
+        return layout_.offset() == 0 ? storage_ : offset_data();
+    }
     /// "(2,3 | N,C)", for messages.
     [[nodiscard]] std::string describe() const;
 
@@ -148,6 +151,7 @@ public:
     [[nodiscard]] tensor_base with(nt::layout l, name_list names, bool read_only) const;
 
 private:
+    std::byte* offset_data() const noexcept;
     std::shared_ptr<void> owner_;
     std::byte* storage_ = nullptr;
     std::int64_t extent_ = 0;
