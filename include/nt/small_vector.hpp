@@ -151,7 +151,7 @@ private:
             other.heap_ = nullptr;
             other.capacity_ = 0;
         } else {
-            std::memcpy(inline_, other.inline_, sizeof(inline_));
+            copy_inline_bytes(other);
         }
         other.size_ = 0;
     }
@@ -159,9 +159,19 @@ private:
     // moves, much cheaper than a call copying size_ elements: views copy shapes a lot.
     // The unused tail may be indeterminate; copying it as bytes is fine.
     void copy_inline(const small_vector& other) noexcept {
-        std::memcpy(inline_, other.inline_, sizeof(inline_));
+        copy_inline_bytes(other);
         size_ = other.size_;
     }
+    // GCC warns that the tail past size_ may be uninitialised: it is, and copying it
+    // as bytes is harmless (it is never read as T).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+    void copy_inline_bytes(const small_vector& other) noexcept { std::memcpy(inline_, other.inline_, sizeof(inline_)); }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
     T* heap_ = nullptr;
     size_type size_ = 0;

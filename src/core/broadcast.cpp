@@ -1,4 +1,5 @@
 // tensor_base: broadcasting views (through the matcher's plans) and alignment by name.
+#include "broadcast_map.hpp"
 #include "core_errors.hpp"
 #include "nt/detail/tensor_base.hpp"
 #include "nt/match.hpp"
@@ -41,23 +42,6 @@ tensor_base apply_plan(const tensor_base& t, const plan& p, const nt::spec& targ
     return apply_map(t, p.inputs[0].source_axes.span(), target, op);
 }
 
-// NumPy's rule (every axis right-aligned, an input size of 1 or the target's): the
-// source map without running the matcher. False when the input does not fit; the
-// matcher then reports why.
-bool right_aligned_map(const tensor_base& t, std::span<const std::int64_t> target, small_vector<std::int32_t, 8>& map) {
-    const std::size_t rank = t.rank();
-    if (rank > target.size()) return false;
-    const std::size_t shift = target.size() - rank;
-    map.clear();
-    map.resize(target.size(), inserted_axis);
-    for (std::size_t a = 0; a < rank; ++a) {
-        const std::int64_t size = t.layout().size(a);
-        if (size != 1 && size != target[a + shift]) return false;
-        map[a + shift] = static_cast<std::int32_t>(a);
-    }
-    return true;
-}
-
 bool has_names(std::span<const name> names) {
     for (name n : names)
         if (n) return true;
@@ -70,16 +54,6 @@ nt::spec spec_of(std::span<const std::int64_t> sizes, std::span<const name> name
     return s;
 }
 
-void check_target(std::span<const std::int64_t> shape, std::string_view op) {
-    if (shape.size() > max_rank)
-        fail(errc::invalid_spec, op,
-             "rank " + std::to_string(shape.size()) + " is over the limit of " + std::to_string(max_rank) + " axes");
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        if (shape[i] < 0)
-            fail(errc::invalid_spec, op,
-                 "size " + std::to_string(shape[i]) + " of axis " + std::to_string(i) + " in " + shape_text(shape) +
-                     " is negative; sizes must be >= 0");
-}
 
 const std::string_view tensor_label[1] = {"tensor"};
 
@@ -92,13 +66,33 @@ const plan& broadcast_plan(const nt::spec& input, const nt::spec& target, const 
     return reused;
 }
 
+// Appends axis k of `l` to a view being built, or a singleton (stride 0) when k < 0.
+void append_axis(const nt::layout& l, std::int64_t k, dims& sizes, dims& strides) {
+    sizes.push_back(k >= 0 ? l.size(static_cast<std::size_t>(k)) : 1);
+    strides.push_back(k >= 0 ? l.stride(static_cast<std::size_t>(k)) : 0);
+}
+
 }  // namespace
 
+bool right_aligned_map(std::span<const std::int64_t> sizes, std::span<const std::int64_t> target,
+                       small_vector<std::int32_t, 8>& map) {
+    const std::size_t rank = sizes.size();
+    if (rank > target.size()) return false;
+    const std::size_t shift = target.size() - rank;
+    map.clear();
+    map.resize(target.size(), inserted_axis);
+    for (std::size_t a = 0; a < rank; ++a) {
+        if (sizes[a] != 1 && sizes[a] != target[a + shift]) return false;
+        map[a + shift] = static_cast<std::int32_t>(a);
+    }
+    return true;
+}
+
 tensor_base tensor_base::broadcast_to(std::span<const std::int64_t> shape) const {
-    check_target(shape, "broadcast_to");
+    check_sizes(shape, "broadcast_to");
     const nt::spec target = spec_of(shape);
     small_vector<std::int32_t, 8> map;
-    if (right_aligned_map(*this, shape, map)) return apply_map(*this, map.span(), target, "broadcast_to");
+    if (right_aligned_map(this->shape(), shape, map)) return apply_map(*this, map.span(), target, "broadcast_to");
     match_options options;
     options.policy = policy::positional;
     options.labels = tensor_label;
@@ -111,7 +105,7 @@ tensor_base tensor_base::broadcast_to(const nt::spec& target) const {
     small_vector<std::int32_t, 8> map;
     if (!target.has_names() && !has_names(names())) {
         const dims sizes = target.sizes();
-        if (right_aligned_map(*this, sizes.span(), map)) return apply_map(*this, map.span(), target, "broadcast_to");
+        if (right_aligned_map(this->shape(), sizes.span(), map)) return apply_map(*this, map.span(), target, "broadcast_to");
     }
     match_options options;
     options.labels = tensor_label;
@@ -121,7 +115,7 @@ tensor_base tensor_base::broadcast_to(const nt::spec& target) const {
 tensor_base tensor_base::broadcast_like(const tensor_base& other) const { return broadcast_to(other.spec()); }
 
 tensor_base tensor_base::broadcast_left(std::span<const std::int64_t> dims_) const {
-    check_target(dims_, "broadcast_left");
+    check_sizes(dims_, "broadcast_left");
     nt::spec target = spec_of(dims_);
     for (std::size_t i = 0; i < rank(); ++i) target.push_back({layout_.size(i), names_[i]});
     if (target.rank() > max_rank)
@@ -179,14 +173,7 @@ tensor_base tensor_base::align_to(std::span<const std::string_view> order) const
             }
             continue;
         }
-        const std::int64_t k = find_name(names(), wanted[i]);
-        if (k >= 0) {
-            sizes.push_back(layout_.size(static_cast<std::size_t>(k)));
-            strides.push_back(layout_.stride(static_cast<std::size_t>(k)));
-        } else {
-            sizes.push_back(1);
-            strides.push_back(0);
-        }
+        append_axis(layout_, find_name(names(), wanted[i]), sizes, strides);
         out_names.push_back(wanted[i]);
     }
     if (sizes.size() > max_rank)
@@ -230,13 +217,7 @@ tensor_base tensor_base::align_as(const tensor_base& other) const {
             const std::size_t skip = theirs_unnamed - mine_unnamed;
             if (pos >= skip) k = unnamed_axes[pos - skip];
         }
-        if (k >= 0) {
-            sizes.push_back(layout_.size(static_cast<std::size_t>(k)));
-            strides.push_back(layout_.stride(static_cast<std::size_t>(k)));
-        } else {
-            sizes.push_back(1);
-            strides.push_back(0);
-        }
+        append_axis(layout_, k, sizes, strides);
         out_names.push_back(n);
     }
     return with(nt::layout(sizes.span(), strides.span(), layout_.offset()), std::move(out_names), read_only_);

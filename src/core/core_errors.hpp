@@ -22,4 +22,7 @@ std::string list_text(std::span<const std::int64_t> values);
 /// Throws nt::error(code, "<op>: <message>").
 [[noreturn]] void fail(errc code, std::string_view op, const std::string& message);
 
+/// Throws invalid_spec for a rank over max_rank or a negative size in `shape`.
+void check_sizes(std::span<const std::int64_t> shape, std::string_view op);
+
 }  // namespace nt::detail

@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "broadcast_map.hpp"
 #include "nt/elementwise.hpp"
 
 namespace nt::detail {
@@ -46,15 +47,18 @@ bool align_unnamed(std::span<const operand_view> operands, alignment& out) {
     return true;
 }
 
-void strides_from_plan(const plan& p, std::span<const operand_view> operands, alignment& out) {
-    for (std::size_t i = 0; i < p.inputs.size(); ++i) {
-        dims& st = out.strides[i];
-        st.clear();
-        for (std::int32_t a : p.inputs[i].source_axes) {
-            const auto axis = static_cast<std::size_t>(a);
-            st.push_back(a == inserted_axis || operands[i].sizes[axis] == 1 ? 0 : operands[i].strides[axis]);
-        }
+// An operand's strides over the output: 0 on inserted and broadcast (size-1) axes.
+void strides_from_map(std::span<const std::int32_t> map, const operand_view& operand, dims& out) {
+    out.clear();
+    for (std::int32_t a : map) {
+        const auto axis = static_cast<std::size_t>(a);
+        out.push_back(a == inserted_axis || operand.sizes[axis] == 1 ? 0 : operand.strides[axis]);
     }
+}
+
+void strides_from_plan(const plan& p, std::span<const operand_view> operands, alignment& out) {
+    for (std::size_t i = 0; i < p.inputs.size(); ++i)
+        strides_from_map(p.inputs[i].source_axes.span(), operands[i], out.strides[i]);
 }
 
 [[noreturn]] void throw_for(std::string_view op_name, const mismatch& why) {
@@ -83,29 +87,21 @@ void align_operands(std::string_view op_name, std::span<const operand_view> oper
 void align_to_destination(std::string_view op_name, const spec& destination, const spec& source,
                           std::span<const std::int64_t> source_strides, alignment& out) {
     out.output = destination;
-    dims& st = out.strides[0];
-    st.clear();
-    if (!destination.has_names() && !source.has_names() && source.rank() <= destination.rank()) {
-        const std::size_t shift = destination.rank() - source.rank();
-        bool fits = true;
-        for (std::size_t o = 0; o < destination.rank() && fits; ++o) {
-            if (o < shift) {
-                st.push_back(0);
-                continue;
-            }
-            const std::int64_t d = source.size(o - shift);
-            fits = d == 1 || d == destination.size(o);
-            st.push_back(d == 1 ? 0 : source_strides[o - shift]);
+    const dims sizes = source.sizes();
+    const operand_view operand{sizes.span(), {}, source_strides};
+    if (!destination.has_names() && !source.has_names()) {
+        small_vector<std::int32_t, 8> map;
+        const dims target = destination.sizes();
+        if (right_aligned_map(sizes.span(), target.span(), map)) {
+            strides_from_map(map.span(), operand, out.strides[0]);
+            return;
         }
-        if (fits) return;
-        st.clear();
     }
-    const match_result r = try_broadcast_to(source, destination);
-    if (!r.ok()) throw_for(op_name, r.error());
-    small_vector<std::int64_t, 8> sizes;
-    for (const axis_spec& ax : source) sizes.push_back(ax.size);
-    const operand_view operands[1] = {{sizes.span(), {}, source_strides}};
-    strides_from_plan(*r, operands, out);
+    // Reused per thread, as in align_operands: a warm plan allocates nothing.
+    thread_local plan p;
+    mismatch why;
+    if (!try_broadcast_to_into(source, destination, match_options{}, p, &why)) throw_for(op_name, why);
+    strides_from_map(p.inputs[0].source_axes.span(), operand, out.strides[0]);
 }
 
 void throw_out_shape(std::string_view op_name, const spec& out, const spec& expected) {

@@ -17,14 +17,7 @@ constexpr std::int64_t empty_shape[1] = {0};
 constexpr std::int64_t unit_stride[1] = {1};
 
 void check_shape(std::span<const std::int64_t> shape, std::string_view op) {
-    if (shape.size() > max_rank)
-        fail(errc::invalid_spec, op,
-             "rank " + std::to_string(shape.size()) + " is over the limit of " + std::to_string(max_rank) + " axes");
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        if (shape[i] < 0)
-            fail(errc::invalid_spec, op,
-                 "size " + std::to_string(shape[i]) + " of axis " + std::to_string(i) + " in shape " +
-                     shape_text(shape) + " is negative; sizes must be >= 0");
+    check_sizes(shape, op);
     if (!checked_element_count(shape))
         fail(errc::invalid_argument, op, "shape " + shape_text(shape) + " has too many elements for 64-bit sizes");
 }
@@ -46,40 +39,28 @@ tensor_base::tensor_base(dtype d, std::shared_ptr<void> owner, std::byte* storag
 tensor_base tensor_base::allocate(dtype d, std::span<const std::int64_t> shape, std::span<const name> names,
                                   std::string_view op) {
     check_shape(shape, op);
-    name_list n = names_for_rank(names, shape.size(), op);
-    const std::int64_t count = *checked_element_count(shape);
-    std::size_t bytes = 0;
-    if (__builtin_mul_overflow(static_cast<std::size_t>(count), size_of(d), &bytes))
-        fail(errc::invalid_argument, op, "shape " + shape_text(shape) + " needs more bytes than memory can address");
-    storage_block block = allocate_storage(bytes);
-    return tensor_base(d, std::move(block.owner), static_cast<std::byte*>(block.data), count,
-                       nt::layout::c_contiguous(shape), std::move(n), false);
+    return fresh(d, shape, names_for_rank(names, shape.size(), op), op);
 }
 
 tensor_base tensor_base::allocate_result(dtype d, const nt::spec& s, std::string_view op) {
-    dims shape, strides(s.rank(), 0);
+    dims shape;
     name_list n;
     for (const axis_spec& ax : s) {
         shape.push_back(ax.size);
         n.push_back(ax.name);
     }
-    bool zero = false;
-    for (std::int64_t size : shape) zero |= size == 0;
-    std::int64_t count = 1;
-    for (std::size_t i = s.rank(); i-- > 0;) {
-        strides[i] = count;  // NumPy's C strides: a size-0 axis counts as 1
-        // With a size-0 axis no element is ever addressed: only the count matters.
-        if (__builtin_mul_overflow(count, std::max<std::int64_t>(shape[i], 1), &count) && !zero)
-            fail(errc::invalid_argument, op,
-                 "the result shape " + shape_text(shape.span()) + " has too many elements for 64-bit sizes");
-    }
-    if (zero) count = 0;
+    return fresh(d, shape.span(), std::move(n), op);
+}
+
+tensor_base tensor_base::fresh(dtype d, std::span<const std::int64_t> shape, name_list names, std::string_view op) {
+    const auto count = checked_element_count(shape);
     std::size_t bytes = 0;
-    if (__builtin_mul_overflow(static_cast<std::size_t>(count), size_of(d), &bytes))
-        fail(errc::invalid_argument, op, "the result shape " + shape_text(shape.span()) + " needs more bytes than memory can address");
+    if (!count) fail(errc::invalid_argument, op, "shape " + shape_text(shape) + " has too many elements for 64-bit sizes");
+    if (__builtin_mul_overflow(static_cast<std::size_t>(*count), size_of(d), &bytes))
+        fail(errc::invalid_argument, op, "shape " + shape_text(shape) + " needs more bytes than memory can address");
     storage_block block = allocate_storage(bytes);
-    return tensor_base(d, std::move(block.owner), static_cast<std::byte*>(block.data), count,
-                       nt::layout(shape.span(), strides.span(), 0), std::move(n), false);
+    return tensor_base(d, std::move(block.owner), static_cast<std::byte*>(block.data), *count,
+                       nt::layout::c_contiguous(shape), std::move(names), false);
 }
 
 tensor_base tensor_base::wrap(dtype d, void* ptr, std::span<const std::int64_t> shape,

@@ -152,6 +152,8 @@ public:
 
 private:
     std::byte* offset_data() const noexcept;
+    // A C-contiguous block for `shape` (sizes already valid); checks only the count.
+    static tensor_base fresh(dtype d, std::span<const std::int64_t> shape, name_list names, std::string_view op);
     std::shared_ptr<void> owner_;
     std::byte* storage_ = nullptr;
     std::int64_t extent_ = 0;
