@@ -49,16 +49,6 @@ constexpr std::int64_t memcpy_min_bytes = 256;
 
 }  // namespace
 
-dims contiguous_strides(std::span<const std::int64_t> shape) {
-    dims s(shape.size(), 1);
-    std::int64_t acc = 1;
-    for (std::size_t i = shape.size(); i-- > 0;) {
-        s[i] = acc;
-        acc *= std::max<std::int64_t>(shape[i], 1);
-    }
-    return s;
-}
-
 loop_plan make_loop_plan(std::span<const std::int64_t> shape, std::span<const operand_layout> operands) {
     const std::size_t nops = operands.size();
     if (nops == 0 || nops > static_cast<std::size_t>(max_operands))

@@ -9,6 +9,7 @@
 // the cache disabled (mmap + MADV_HUGEPAGE each time), 3 = fresh from std::malloc.
 #include "nt/detail/allocator.hpp"
 #include "nt/detail/engine.hpp"
+#include "nt/layout.hpp"
 #include "nt/threads.hpp"
 
 #include <benchmark/benchmark.h>
@@ -108,10 +109,10 @@ void memcpy_baseline(benchmark::State& state, std::size_t bytes) {
 // out = a + b, a and out contiguous over `shape`, b over `bshape` right-aligned and broadcast.
 void add_case(benchmark::State& state, dims shape, dims bshape) {
     set_threads(state);
-    const dims os = nt::detail::contiguous_strides(shape.span());
+    const dims os = nt::c_strides(shape.span());
     dims bfull(shape.size(), 1);
     for (std::size_t i = 0; i < bshape.size(); ++i) bfull[shape.size() - bshape.size() + i] = bshape[i];
-    dims bs = nt::detail::contiguous_strides(bfull.span());
+    dims bs = nt::c_strides(bfull.span());
     for (std::size_t i = 0; i < shape.size(); ++i)
         if (bfull[i] == 1) bs[i] = 0;
     const std::size_t n = std::size_t(count(shape)), nb = std::size_t(count(bshape));

@@ -80,8 +80,6 @@ void copy_strided(void* dst, std::span<const std::int64_t> dst_strides, const vo
 void fill_strided(void* dst, std::span<const std::int64_t> dst_strides, std::span<const std::int64_t> shape,
                   const void* value, std::size_t element_size);
 
-/// Row-major (C order) strides in elements for `shape`.
-[[nodiscard]] dims contiguous_strides(std::span<const std::int64_t> shape);
 
 // --------------------------------------------------------------------------------------
 // The walker.
