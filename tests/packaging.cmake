@@ -11,10 +11,10 @@
 
 # --- 1. each public header on its own --------------------------------------------
 file(GLOB nt_public_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/nt/*.hpp
-     ${PROJECT_SOURCE_DIR}/include/nt/detail/*.hpp)
+     ${PROJECT_SOURCE_DIR}/include/nt/detail/*.hpp ${PROJECT_SOURCE_DIR}/matcher/include/nt/*.hpp)
 set(nt_header_check_sources)
 foreach(header IN LISTS nt_public_headers)
-    file(RELATIVE_PATH header_name ${PROJECT_SOURCE_DIR}/include/nt ${header})
+    string(REGEX REPLACE "^.*/include/nt/" "" header_name ${header})
     string(MAKE_C_IDENTIFIER ${header_name} header_stem)
     set(source ${CMAKE_CURRENT_BINARY_DIR}/header_check/${header_stem}.cpp)
     # file(CONFIGURE) rewrites only on change, so re-configuring does not rebuild.

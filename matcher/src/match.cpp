@@ -1,4 +1,4 @@
-// The axis-matching solver (spec/matching.md).
+// The axis-matching solver (docs/matching.md).
 //
 // Every axis of every input gets a group key: a named axis the key of its name, an
 // unnamed axis its position counted from the right among the input's unnamed axes

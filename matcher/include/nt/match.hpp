@@ -1,4 +1,4 @@
-// nt/match.hpp: the axis-matching solver (spec/matching.md).
+// nt/match.hpp: the axis-matching solver (docs/matching.md).
 //
 // Given specs with partly named axes, decide which axes correspond: equal names
 // first, then the unnamed axes right-aligned; the host (highest rank) gives the
@@ -24,7 +24,7 @@
 
 namespace nt {
 
-/// How unnamed axes are paired (spec/matching.md).
+/// How unnamed axes are paired (docs/matching.md).
 enum class policy : std::uint8_t {
     names,       ///< equal names match, then unnamed axes right-aligned (default)
     positional,  ///< NumPy: every axis right-aligned, names must agree
