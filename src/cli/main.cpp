@@ -1,14 +1,17 @@
 // The `ntensor` command: checks a JSON shape config before any data moves.
 //
 //     ntensor plan [--json] FILE|-
+//     ntensor check [--json] FILE|-
 //     ntensor --help | --version
 //
 // Exit status: 0 a plan, 1 an nt::error (the config is wrong or does not
 // broadcast), 2 a wrong command line or an unreadable file, 3 an internal error.
-// Only the matcher is linked: the command never touches tensor data.
+// Only the matcher is linked: the command never touches tensor data (`check` reads
+// the headers of the config's .npy files, never their data).
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -16,9 +19,10 @@
 #include <string_view>
 #include <vector>
 
-#include "nt/shape_config.hpp"
 #include "nt/error.hpp"
 #include "nt/match.hpp"
+#include "nt/pipeline.hpp"
+#include "nt/shape_config.hpp"
 #include "nt/version.hpp"
 
 namespace {
@@ -32,12 +36,17 @@ enum exit_status : int {
 
 constexpr std::string_view usage_text =
     "usage: ntensor plan [--json] FILE|-\n"
+    "       ntensor check [--json] FILE|-\n"
     "       ntensor --help | --version\n"
     "\n"
     "Reads a JSON shape config (see docs/config.md) and prints how its tensors\n"
     "broadcast: the output spec and, for every input, which of its axes feeds each\n"
-    "output axis. FILE '-' reads standard input.\n"
+    "output axis; for a pipeline, every step and the sizes of its symbols. FILE '-'\n"
+    "reads standard input.\n"
     "\n"
+    "  plan       check the config alone and print the plans (the first error stops)\n"
+    "  check      also read the headers of the config's .npy files (relative to\n"
+    "             FILE's folder), bind their sizes, and report every file and step\n"
     "  --json     print the plan, or the error, as one JSON object\n"
     "  --help     print this help\n"
     "  --version  print the version\n"
@@ -47,7 +56,7 @@ constexpr std::string_view usage_text =
 
 /// What the command line asks for.
 struct command {
-    enum class kind { plan, help, version } what = kind::plan;
+    enum class kind { plan, check, help, version } what = kind::plan;
     bool json = false;
     std::string file;
 };
@@ -58,7 +67,9 @@ struct usage_error {
 };
 
 command parse_plan_arguments(const std::vector<std::string_view>& args) {
+    const std::string verb(args.front());
     command cmd;
+    cmd.what = verb == "check" ? command::kind::check : command::kind::plan;
     std::optional<std::string> file;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string_view arg = args[i];
@@ -67,14 +78,14 @@ command parse_plan_arguments(const std::vector<std::string_view>& args) {
         } else if (arg == "--help" || arg == "-h") {
             return {command::kind::help, false, {}};
         } else if (arg.size() > 1 && arg.front() == '-') {
-            throw usage_error{"unknown option '" + std::string(arg) + "' for 'plan' (try 'ntensor --help')"};
+            throw usage_error{"unknown option '" + std::string(arg) + "' for '" + verb + "' (try 'ntensor --help')"};
         } else if (file) {
-            throw usage_error{"'plan' takes one FILE, got '" + *file + "' and '" + std::string(arg) + "'"};
+            throw usage_error{"'" + verb + "' takes one FILE, got '" + *file + "' and '" + std::string(arg) + "'"};
         } else {
             file = std::string(arg);
         }
     }
-    if (!file) throw usage_error{"'plan' needs a FILE, or '-' for standard input (try 'ntensor --help')"};
+    if (!file) throw usage_error{"'" + verb + "' needs a FILE, or '-' for standard input (try 'ntensor --help')"};
     cmd.file = *file;
     return cmd;
 }
@@ -87,7 +98,7 @@ command parse_arguments(const std::vector<std::string_view>& args) {
         throw usage_error{"'" + std::string(first) + "' takes no arguments"};
     if (wants_help) return {command::kind::help, false, {}};
     if (first == "--version") return {command::kind::version, false, {}};
-    if (first == "plan") return parse_plan_arguments(args);
+    if (first == "plan" || first == "check") return parse_plan_arguments(args);
     throw usage_error{"unknown command '" + std::string(first) + "' (try 'ntensor --help')"};
 }
 
@@ -116,18 +127,24 @@ void print_error(const nt::error& e, bool json) {
         std::cout << "error [" << nt::to_string(e.code()) << "]: " << e.message() << '\n';
 }
 
+/// `plan` stops at the first error and prints it alone; `check` reads the files
+/// too and reports every file and step, failed or not.
 int run_plan(const command& cmd) {
     const std::string text = read_input(cmd.file);
+    const std::string folder = cmd.file == "-" ? std::string() : std::filesystem::path(cmd.file).parent_path().string();
     try {
-        const nt::shape_config config = nt::parse_config(text);
-        const nt::plan p = nt::plan_config(config);
-        if (cmd.json) {
-            std::cout << nt::plan_to_json(p, config.broadcast) << '\n';
+        nt::pipeline p = nt::parse_pipeline(text, folder);
+        const bool check = cmd.what == command::kind::check;
+        const nt::pipeline_report report = nt::check_pipeline(p, check);
+        const nt::error* failure = report.first_failure();
+        if (failure && (!check || p.one_step())) {
+            print_error(*failure, cmd.json);
+        } else if (cmd.json) {
+            std::cout << nt::report_to_json(p, report) << '\n';
         } else {
-            const std::vector<std::string_view> labels(config.broadcast.begin(), config.broadcast.end());
-            std::cout << nt::explain(p, labels);
+            std::cout << nt::explain(p, report);
         }
-        return exit_plan;
+        return failure ? exit_config_error : exit_plan;
     } catch (const nt::error& e) {
         print_error(e, cmd.json);
         return exit_config_error;
@@ -138,7 +155,8 @@ int run(const command& cmd) {
     switch (cmd.what) {
         case command::kind::help: std::cout << usage_text; return exit_plan;
         case command::kind::version: std::cout << "ntensor " << NT_VERSION_STRING << '\n'; return exit_plan;
-        case command::kind::plan: return run_plan(cmd);
+        case command::kind::plan:
+        case command::kind::check: return run_plan(cmd);
     }
     return exit_internal;
 }
