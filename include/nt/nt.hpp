@@ -5,7 +5,6 @@
 #pragma once
 
 #include "nt/axis.hpp"
-#include "nt/shape_config.hpp"
 #include "nt/creation.hpp"
 #include "nt/dtype.hpp"
 #include "nt/elementwise.hpp"
@@ -15,9 +14,12 @@
 #include "nt/match.hpp"
 #include "nt/name.hpp"
 #include "nt/names.hpp"
+#include "nt/pipeline.hpp"
+#include "nt/pipeline_config.hpp"
 #include "nt/print.hpp"
 #include "nt/promote.hpp"
 #include "nt/reduce.hpp"
+#include "nt/shape_config.hpp"
 #include "nt/small_vector.hpp"
 #include "nt/spec.hpp"
 #include "nt/storage.hpp"

@@ -27,7 +27,7 @@ namespace {
 /// chain of steps over unknown sizes comes near it.
 constexpr std::size_t max_members = 64;
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+std::string single_quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 bool is_absolute(std::string_view path) noexcept { return !path.empty() && path.front() == '/'; }
 
@@ -85,6 +85,11 @@ void pipeline::bind(std::uint32_t symbol, std::int64_t value, const std::string&
                     ", but " + name + " = " + std::to_string(sizes_[symbol]) + " from " + sources_[symbol] +
                     "; one symbol has one size. Fix: make the sizes agree, or use two symbols if these are different "
                     "dimensions");
+}
+
+void pipeline::unbind(std::uint32_t symbol) noexcept {
+    sizes_[symbol] = -1;
+    sources_[symbol].clear();
 }
 
 std::string pipeline::symbol_values(const size_expr& e) const {
@@ -147,24 +152,42 @@ std::string pipeline::axis_text(const pipeline_tensor& t, std::size_t a) const {
     return out.empty() ? std::string("1") : out;
 }
 
+std::string pipeline::how_to_bind(std::uint32_t symbol) const {
+    const std::string& name = symbols_.name(symbol);
+    std::string out = "give " + name + " in \"sizes\"";
+    for (const pipeline_tensor& t : tensors_) {
+        if (t.source == pipeline_tensor::origin::step) continue;
+        for (const size_expr& e : t.sizes)
+            if (e.is_symbol() && e.symbol_index() == symbol)
+                return out + ", or check first a tensor that has it alone as a size, such as " + single_quoted(t.key);
+    }
+    return out;
+}
+
+std::vector<std::uint32_t> pipeline::unbound_symbols(const pipeline_tensor& t, std::size_t a) const {
+    std::vector<std::uint32_t> out;
+    for (const size_expr& e : t.axis(a))
+        for (std::uint32_t s : e.symbols())
+            if (sizes_[s] < 0 && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+    return out;
+}
+
 spec pipeline::spec_of(std::string_view key) const {
     const pipeline_tensor& t = tensor(key);
     if (!t.rank_known())
-        throw_error(errc::invalid_argument, "the spec of " + quoted(t.key) + ": its shape comes from " + t.npy +
+        throw_error(errc::invalid_argument, "the spec of " + single_quoted(t.key) + ": its shape comes from " + t.npy +
                                                 ", whose header is not read yet (nt::load_config reads it)");
     spec out;
     for (std::size_t a = 0; a < t.rank(); ++a) {
         const std::int64_t size = axis_size(t, a);
         if (size < 0) {
-            std::string unbound;
-            for (const size_expr& e : t.axis(a))
-                for (std::uint32_t s : e.symbols())
-                    if (sizes_[s] < 0 && unbound.find(symbols_.name(s)) == std::string::npos)
-                        unbound += (unbound.empty() ? "" : ", ") + symbols_.name(s);
+            const std::vector<std::uint32_t> unbound = unbound_symbols(t, a);
+            const std::uint32_t first = unbound.empty() ? 0 : unbound.front();
             throw_error(errc::invalid_argument,
-                        "the spec of " + quoted(t.key) + ": axis " + std::to_string(a) + " has size " +
-                            axis_text(t, a) + ", and " + unbound + " is not bound yet. Fix: give it in \"sizes\", or " +
-                            "check a tensor that has it alone as a size first");
+                        "the spec of " + single_quoted(t.key) + ": axis " + std::to_string(a) + " has size " +
+                            axis_text(t, a) + ", and " + (unbound.empty() ? std::string("it") : symbols_.name(first)) +
+                            " is not bound yet. Fix: " + (unbound.empty() ? std::string("plan the steps first")
+                                                                         : how_to_bind(first)));
         }
         out.push_back({size, t.name(a)});
     }
@@ -208,13 +231,13 @@ void pipeline::read_file(std::size_t index) {
     if (header.shape.size() != t.rank())
         throw_error(errc::incompatible_sizes,
                     where_text + ": " + t.npy + " has shape " + shape_string(header.shape) + " of rank " +
-                        std::to_string(header.shape.size()) + ", but the config gives " + quoted(t.key) + " " +
+                        std::to_string(header.shape.size()) + ", but the config gives " + single_quoted(t.key) + " " +
                         detail::count_of(t.rank(), "axis", "axes") + ". Fix the config's " +
                         (t.source == pipeline_tensor::origin::file ? "\"names\"" : "\"shape\"") + " or the file");
     for (std::size_t a = 0; a < t.rank(); ++a)
         if (t.sizes[a].is_symbol())
             bind(t.sizes[a].symbol_index(), header.shape[a],
-                 "axis " + std::to_string(a) + " of " + quoted(t.key) + " (" + t.npy + ")", where_text);
+                 "axis " + std::to_string(a) + " of " + single_quoted(t.key) + " (" + t.npy + ")", where_text);
     for (std::size_t a = 0; a < t.rank(); ++a) {
         const std::int64_t size = axis_size(t, a);
         if (size >= 0 && size != header.shape[a])
@@ -293,7 +316,9 @@ step_plan pipeline::plan_step(std::size_t index) {
                     if (sizes_[s] >= 0 && symbols.find(symbols_.name(s) + " = ") == std::string::npos)
                         symbols += (symbols.empty() ? "" : ", ") + symbols_.name(s) + " = " +
                                    std::to_string(sizes_[s]) + " (from " + sources_[s] + ")";
-        throw_error(e.code(), prefix + e.message() + (symbols.empty() ? "" : " Symbols: " + symbols + "."));
+        std::string message = prefix + e.message();
+        if (!symbols.empty()) message += (message.back() == '.' ? " Symbols: " : ". Symbols: ") + symbols + ".";
+        throw_error(e.code(), message);
     }
 
     if (!step.as.empty()) {

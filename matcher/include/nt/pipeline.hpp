@@ -135,6 +135,8 @@ public:
     /// 'image' (cfg.check)"). Throws incompatible_sizes, prefixed by `where`, naming
     /// the symbol, both sizes and both sources when it is bound to another value.
     void bind(std::uint32_t symbol, std::int64_t value, const std::string& source, std::string_view where);
+    /// Forgets the size of `symbol` (to take back the bindings of a failed check).
+    void unbind(std::uint32_t symbol) noexcept;
 
     /// The size of axis `a` of `t` with the symbols bound so far, or -1 when not
     /// known yet. Throws invalid_spec when an expression fails (a `/` that does not
@@ -164,6 +166,11 @@ public:
     /// size) and fixes the output's sizes. Errors name the step.
     [[nodiscard]] step_plan plan_step(std::size_t index);
 
+    /// The fix for a symbol that is not bound: "give N in \"sizes\", or check first a
+    /// tensor that has it alone as a size, such as 'image'".
+    [[nodiscard]] std::string how_to_bind(std::uint32_t symbol) const;
+    /// The symbols of the sizes of axis `a` of `t` that are not bound yet.
+    [[nodiscard]] std::vector<std::uint32_t> unbound_symbols(const pipeline_tensor& t, std::size_t a) const;
     /// A message part "N = 10 (from \"sizes\")" for the symbols of `e`.
     [[nodiscard]] std::string symbol_values(const size_expr& e) const;
 
