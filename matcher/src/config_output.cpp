@@ -202,12 +202,17 @@ jout plan_json(const plan& p, std::span<const std::string> labels, std::span<con
     return out;
 }
 
-jout error_json(const error& e) {
+/// {"code": "...", "message": "..."}
+jout error_body(const error& e) {
     jout body = jout::object();
     body.add("code", jout::string(to_string(e.code())));
     body.add("message", jout::string(e.message()));
+    return body;
+}
+
+jout error_json(const error& e) {
     jout out = jout::object();
-    out.add("error", std::move(body));
+    out.add("error", error_body(e));
     return out;
 }
 
@@ -270,7 +275,7 @@ std::string report_to_json(const pipeline& p, const pipeline_report& r, int inde
             jout file = jout::object();
             file.add("path", jout::string(f.path));
             if (f.failure) {
-                file.add("error", std::move(error_json(*f.failure)));
+                file.add("error", error_body(*f.failure));
             } else {
                 file.add("shape", int_array(f.shape));
                 file.add("dtype", jout::string(f.dtype));

@@ -75,6 +75,7 @@ public:
         expr();
         if (pos_ < text_.size()) {
             if (text_[pos_] == ')') fail(pos_, "')' without a matching '('");
+            if (!is_known_char(text_[pos_])) fail(pos_, unexpected());
             fail(pos_, "expected an operator (+ - * / //) or the end, found " + found());
         }
         return std::move(program_);
