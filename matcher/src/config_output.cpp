@@ -307,8 +307,15 @@ std::string explain(const pipeline& p, const pipeline_report& r) {
     out += '\n';
     if (!r.files.empty()) {
         out += "files:\n";
+        std::size_t key_width = 0, path_width = 0;
         for (const auto& f : r.files) {
-            out += "  " + p.tensors()[f.tensor].key + "  " + f.path + "  ";
+            key_width = std::max(key_width, p.tensors()[f.tensor].key.size());
+            path_width = std::max(path_width, f.path.size());
+        }
+        for (const auto& f : r.files) {
+            const std::string& key = p.tensors()[f.tensor].key;
+            out += "  " + key + std::string(key_width - key.size() + 2, ' ') + f.path +
+                   std::string(path_width - f.path.size() + 2, ' ');
             out += f.failure ? error_text(*f.failure) : shape_string(f.shape) + " " + f.dtype;
             out += '\n';
         }
