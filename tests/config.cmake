@@ -10,8 +10,7 @@ add_test(NAME config_numpy_generate_fresh
                  -DOUT=${CMAKE_CURRENT_BINARY_DIR}/data/size_exprs_fresh.txt
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/numpy/run_fresh_seed.cmake)
 set_tests_properties(config_numpy_generate config_numpy_generate_fresh PROPERTIES FIXTURES_SETUP config_numpy)
-add_test(NAME config_numpy COMMAND test_config "[numpy]")
-set_tests_properties(config_numpy PROPERTIES FIXTURES_REQUIRED config_numpy)
+nt_discover_numpy_cases(test_config config_numpy config_numpy)
 
 # Large configs (hidden tag [.large]): reading and planning are linear, so these
 # take about a second; the quadratic reader of before took minutes, past TIMEOUT.

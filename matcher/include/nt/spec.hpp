@@ -81,6 +81,10 @@ private:
                                        std::span<const std::string> unknown_sizes = {});
 /// One size as text: the number, or unknown_sizes[-1 - size] for a size < 0.
 [[nodiscard]] std::string size_text(std::int64_t size, std::span<const std::string> unknown_sizes = {});
+/// to_string of the spec with these sizes and names (one name per size, or none),
+/// without building it: the one home of the "(2,3 | N,C)" format.
+[[nodiscard]] std::string spec_string(std::span<const std::int64_t> sizes, std::span<const name> names,
+                                      std::span<const std::string> unknown_sizes = {});
 
 std::ostream& operator<<(std::ostream& os, const spec& s);
 
