@@ -18,3 +18,8 @@ add_test(NAME io_numpy_check COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/i
 set_tests_properties(io_numpy_generate PROPERTIES FIXTURES_SETUP io_numpy_files)
 set_tests_properties(io_numpy PROPERTIES FIXTURES_REQUIRED io_numpy_files FIXTURES_SETUP io_numpy_written)
 set_tests_properties(io_numpy_check PROPERTIES FIXTURES_REQUIRED "io_numpy_files;io_numpy_written")
+
+# Random and damaged files; replaces operator new to bound allocations (its own
+# executable). Also reads archives through the CLI's header path (src/core).
+nt_add_test_area(io_fuzz ntensor::ntensor)
+target_include_directories(test_io_fuzz PRIVATE ${PROJECT_SOURCE_DIR}/matcher/src ${PROJECT_SOURCE_DIR}/src/core)

@@ -314,3 +314,40 @@ TEST_CASE("npz: names, lookup, order and errors", "[npz]") {
     CHECK_THAT(error_message(nt::errc::format_error, [&] { (void)nt::load_npz(dir / "not.npz"); }),
                Catch::Contains("no zip end record"));
 }
+
+namespace {
+/// Resident memory of this process in KiB (VmRSS).
+long resident_kib() {
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    return -1;
+}
+}  // namespace
+
+TEST_CASE("map_npy of a sparse 16 GiB file reads only what is used", "[npy][map][big]") {
+    scratch dir("sparse");
+    const std::string path = dir / "big.npy";
+    // (2048, 2048, 1024) int32 = 16 GiB of data, but sparse: the header, then a hole.
+    const std::vector<std::int64_t> shape{2048, 2048, 1024};
+    const std::string header = nt::detail::make_npy_header("<i4", false, shape);
+    write_file(path, header);
+    const std::uint64_t bytes = header.size() + std::uint64_t{2048} * 2048 * 1024 * 4;
+    REQUIRE(::truncate(path.c_str(), static_cast<off_t>(bytes)) == 0);
+
+    const long before = resident_kib();
+    const nt::any_tensor big = nt::map_npy(path, nt::map_mode::read_only, {"D", "H", "W"});
+    CHECK(big.spec() == nt::spec({2048, 2048, 1024}, {"D", "H", "W"}));
+    // One slice (8 MiB) read through the mapping; the rest is never touched.
+    const auto slice = big.index(1000).as<std::int32_t>();
+    CHECK(nt::sum(slice).at() == 0);
+    CHECK(big.as<std::int32_t>().at(2047, 2047, 1023) == 0);
+    const long grown = resident_kib() - before;
+    INFO("resident memory grew by " << grown << " KiB");
+    CHECK(grown < 64 * 1024);
+
+    // copy_on_write of a file larger than memory: writes cost only the pages touched.
+    nt::any_tensor cow = nt::map_npy(path, nt::map_mode::copy_on_write);
+    cow.index(5, 5).fill(1);
+    CHECK(nt::sum(cow.index(5).as<std::int32_t>()).at() == 1024);
+}
