@@ -271,6 +271,164 @@ decltype(auto) visit(F&& f, const any_tensor& a) {
     return std::forward<F>(f)(Tensor<float>(a.base()));
 }
 
+// ---------------------------------------------------------------------------------
+// Operations on any_tensor operands (mixed with Tensor<T> and scalars): the result
+// type follows the same promotion table as Tensor<T> (nt::promote_types at run time,
+// scalars "weak"), the work is done by the typed operations, and the errors are
+// theirs. See <nt/elementwise.hpp> and <nt/reduce.hpp> for each operation.
+
+namespace detail {
+[[nodiscard]] any_tensor any_binary(binary_op op, std::string_view name, const any_tensor& a, const any_tensor& b);
+[[nodiscard]] any_tensor any_binary_scalar(binary_op op, std::string_view name, const any_tensor& a,
+                                           const any_scalar& s, bool scalar_first);
+[[nodiscard]] any_tensor any_unary(unary_op op, const any_tensor& a);
+[[nodiscard]] any_tensor any_reduce(reduce_op op, std::string_view name, const any_tensor& a, axes_arg axes,
+                                    bool every_axis, bool keepdims);
+void any_in_place(binary_op op, std::string_view name, const any_tensor& dst, const any_tensor& src);
+void any_in_place_scalar(binary_op op, std::string_view name, const any_tensor& dst, const any_scalar& s);
+[[nodiscard]] any_tensor any_where(const any_tensor& cond, const any_tensor& a, const any_tensor& b);
+[[nodiscard]] any_tensor any_bool_binary(binary_op op, std::string_view name, const any_tensor& a,
+                                         const any_tensor& b);
+
+/// any_tensor itself, or a Tensor<bool> (operands of & | ^ with an any_tensor).
+template <class X>
+concept any_logical_operand = std::same_as<X, any_tensor> || std::same_as<X, Tensor<bool>>;
+}  // namespace detail
+
+#define NT_ANY_BINARY(fn, op, text)                                                                  \
+    inline any_tensor fn(const any_tensor& a, const any_tensor& b) {                                 \
+        return detail::any_binary(detail::binary_op::op, text, a, b);                               \
+    }                                                                                                \
+    template <class S>                                                                               \
+        requires std::is_arithmetic_v<S>                                                             \
+    any_tensor fn(const any_tensor& a, S b) {                                                        \
+        return detail::any_binary_scalar(detail::binary_op::op, text, a, any_scalar::of(b), false); \
+    }                                                                                                \
+    template <class S>                                                                               \
+        requires std::is_arithmetic_v<S>                                                             \
+    any_tensor fn(S a, const any_tensor& b) {                                                        \
+        return detail::any_binary_scalar(detail::binary_op::op, text, b, any_scalar::of(a), true);  \
+    }
+NT_ANY_BINARY(operator+, add, "operator+")
+NT_ANY_BINARY(operator-, sub, "operator-")
+NT_ANY_BINARY(operator*, mul, "operator*")
+NT_ANY_BINARY(operator/, div, "operator/")
+NT_ANY_BINARY(operator%, mod, "operator%")
+NT_ANY_BINARY(operator==, eq, "operator==")
+NT_ANY_BINARY(operator!=, ne, "operator!=")
+NT_ANY_BINARY(operator<, lt, "operator<")
+NT_ANY_BINARY(operator<=, le, "operator<=")
+NT_ANY_BINARY(operator>, gt, "operator>")
+NT_ANY_BINARY(operator>=, ge, "operator>=")
+NT_ANY_BINARY(minimum, min, "minimum")
+NT_ANY_BINARY(maximum, max, "maximum")
+NT_ANY_BINARY(pow, pow, "pow")
+NT_ANY_BINARY(logical_and, logical_and, "logical_and")
+NT_ANY_BINARY(logical_or, logical_or, "logical_or")
+NT_ANY_BINARY(logical_xor, logical_xor, "logical_xor")
+NT_ANY_BINARY(add, add, "add")
+NT_ANY_BINARY(subtract, sub, "subtract")
+NT_ANY_BINARY(multiply, mul, "multiply")
+NT_ANY_BINARY(divide, div, "divide")
+NT_ANY_BINARY(mod, mod, "mod")
+#undef NT_ANY_BINARY
+
+/// min(a, b) and max(a, b) of two tensors are minimum and maximum.
+inline any_tensor min(const any_tensor& a, const any_tensor& b) { return minimum(a, b); }
+inline any_tensor max(const any_tensor& a, const any_tensor& b) { return maximum(a, b); }
+
+/// & | ^ on bool tensors, as for Tensor<bool> (type_mismatch for other dtypes: use
+/// logical_and, logical_or, logical_xor).
+#define NT_ANY_LOGICAL(sym, op, text)                                                                     \
+    template <detail::any_logical_operand A, detail::any_logical_operand B>                               \
+        requires(std::same_as<A, any_tensor> || std::same_as<B, any_tensor>)                             \
+    any_tensor operator sym(const A& a, const B& b) {                                                      \
+        return detail::any_bool_binary(detail::binary_op::op, text, a, b);                               \
+    }
+NT_ANY_LOGICAL(&, logical_and, "operator&")
+NT_ANY_LOGICAL(|, logical_or, "operator|")
+NT_ANY_LOGICAL(^, logical_xor, "operator^")
+#undef NT_ANY_LOGICAL
+
+// In-place forms: compute as the out-of-place operation, store back converted to
+// dst's type (as Tensor<T>'s in-place forms do). `dst` may be a Tensor<T>.
+#define NT_ANY_IN_PLACE(fn, op, text)                                                              \
+    inline any_tensor& fn(any_tensor& a, const any_tensor& b) {                                    \
+        detail::any_in_place(detail::binary_op::op, text, a, b);                                   \
+        return a;                                                                                  \
+    }                                                                                              \
+    template <class S>                                                                             \
+        requires std::is_arithmetic_v<S>                                                           \
+    any_tensor& fn(any_tensor& a, S b) {                                                           \
+        detail::any_in_place_scalar(detail::binary_op::op, text, a, any_scalar::of(b));            \
+        return a;                                                                                  \
+    }                                                                                              \
+    template <element T>                                                                           \
+    Tensor<T>& fn(Tensor<T>& a, const any_tensor& b) {                                             \
+        detail::any_in_place(detail::binary_op::op, text, any_tensor(a), b);                       \
+        return a;                                                                                  \
+    }
+NT_ANY_IN_PLACE(operator+=, add, "operator+=")
+NT_ANY_IN_PLACE(operator-=, sub, "operator-=")
+NT_ANY_IN_PLACE(operator*=, mul, "operator*=")
+NT_ANY_IN_PLACE(operator/=, div, "operator/=")
+NT_ANY_IN_PLACE(operator%=, mod, "operator%=")
+#undef NT_ANY_IN_PLACE
+
+#define NT_ANY_UNARY(fn, op) \
+    inline any_tensor fn(const any_tensor& a) { return detail::any_unary(detail::unary_op::op, a); }
+NT_ANY_UNARY(abs, abs)
+NT_ANY_UNARY(neg, neg)
+NT_ANY_UNARY(exp, exp)
+NT_ANY_UNARY(log, log)
+NT_ANY_UNARY(sqrt, sqrt)
+NT_ANY_UNARY(sin, sin)
+NT_ANY_UNARY(cos, cos)
+NT_ANY_UNARY(tanh, tanh)
+NT_ANY_UNARY(sigmoid, sigmoid)
+NT_ANY_UNARY(logical_not, logical_not)
+#undef NT_ANY_UNARY
+inline any_tensor operator-(const any_tensor& a) { return neg(a); }
+inline any_tensor operator!(const any_tensor& a) { return logical_not(a); }
+
+/// The elements converted to U (see any_tensor::astype).
+template <element U>
+[[nodiscard]] Tensor<U> astype(const any_tensor& a) {
+    return a.astype<U>();
+}
+
+/// where(cond, a, b) with any operand an any_tensor (a non-bool cond counts non-zero
+/// as true, as NumPy's where).
+[[nodiscard]] inline any_tensor where(const any_tensor& cond, const any_tensor& a, const any_tensor& b) {
+    return detail::any_where(cond, a, b);
+}
+
+#define NT_ANY_REDUCTION(fn, op)                                                                 \
+    [[nodiscard]] inline any_tensor fn(const any_tensor& t) {                                    \
+        return detail::any_reduce(detail::reduce_op::op, #fn, t, {}, true, false);               \
+    }                                                                                            \
+    [[nodiscard]] inline any_tensor fn(const any_tensor& t, axes_arg axes, bool keepdims = false) { \
+        return detail::any_reduce(detail::reduce_op::op, #fn, t, axes, false, keepdims);         \
+    }                                                                                            \
+    [[nodiscard]] inline any_tensor fn(const any_tensor& t, const Axis& axis, bool keepdims = false) { \
+        const Axis one[1] = {axis};                                                              \
+        return detail::any_reduce(detail::reduce_op::op, #fn, t, std::span<const Axis>(one), false, keepdims); \
+    }
+NT_ANY_REDUCTION(sum, sum)
+NT_ANY_REDUCTION(mean, mean)
+NT_ANY_REDUCTION(min, min)
+NT_ANY_REDUCTION(max, max)
+NT_ANY_REDUCTION(prod, prod)
+NT_ANY_REDUCTION(argmax, argmax)
+NT_ANY_REDUCTION(argmin, argmin)
+NT_ANY_REDUCTION(any, any)
+#undef NT_ANY_REDUCTION
+
+/// nt::all(t, ...) for any_tensor: found by nt::all's call operator (<nt/reduce.hpp>).
+[[nodiscard]] inline any_tensor reduce_all(const any_tensor& t, axes_arg axes, bool every_axis, bool keepdims) {
+    return detail::any_reduce(detail::reduce_op::all, "all", t, axes, every_axis, keepdims);
+}
+
 /// Writes `a` as `tensor([...], shape=..., dtype=...)`, as for Tensor<T>.
 std::ostream& operator<<(std::ostream& os, const any_tensor& a);
 /// The text operator<< writes.
