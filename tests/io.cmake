@@ -1,7 +1,7 @@
 # .npy / .npz files and nt::any_tensor (test_io), their robustness under random
 # and damaged input (test_io_fuzz), and the NumPy oracle:
 #   io_numpy_generate  NumPy writes files of every dtype / order / version / archive
-#   io_numpy           test_io "[numpy]" reads them, compares, writes them back
+#   "io_numpy: ..."    test_io's [numpy] cases read them, compare, write them back
 #   io_numpy_check     NumPy reads what ntensor wrote (tests/io/check_written.py)
 nt_add_test_area(io ntensor::ntensor)
 if(NOT TARGET test_io)
@@ -13,10 +13,11 @@ target_include_directories(test_io PRIVATE ${PROJECT_SOURCE_DIR}/matcher/src)
 set(nt_io_data ${CMAKE_CURRENT_BINARY_DIR}/data/io)
 add_test(NAME io_numpy_generate
          COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/io/gen_npy.py --out ${nt_io_data})
-add_test(NAME io_numpy COMMAND test_io "[numpy]")
 add_test(NAME io_numpy_check COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/io/check_written.py ${nt_io_data})
 set_tests_properties(io_numpy_generate PROPERTIES FIXTURES_SETUP io_numpy_files)
-set_tests_properties(io_numpy PROPERTIES FIXTURES_REQUIRED io_numpy_files FIXTURES_SETUP io_numpy_written)
+# The [numpy] cases read NumPy's files and write theirs, which io_numpy_check reads.
+catch_discover_tests(test_io TEST_SPEC "[numpy]" TEST_PREFIX "io_numpy: "
+                     PROPERTIES FIXTURES_REQUIRED io_numpy_files FIXTURES_SETUP io_numpy_written)
 set_tests_properties(io_numpy_check PROPERTIES FIXTURES_REQUIRED "io_numpy_files;io_numpy_written")
 
 # Random and damaged files; replaces operator new to bound allocations (its own

@@ -152,8 +152,10 @@ template <element T>
     for (std::int64_t i = 0; i < n; ++i) {
         if constexpr (std::is_floating_point_v<T>)
             out[i] = static_cast<T>(static_cast<double>(start) + static_cast<double>(i) * static_cast<double>(step));
-        else
-            out[i] = static_cast<T>(start + static_cast<T>(i) * step);
+        else  // in 64-bit unsigned arithmetic: start + i * step may pass through overflow
+              // (INT64_MIN + 2 * INT64_MAX), though every element lies in [start, stop)
+            out[i] = static_cast<T>(static_cast<std::uint64_t>(start) +
+                                    static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(step));
     }
     return t;
 }

@@ -140,6 +140,18 @@ bool try_match_into(std::span<const spec> specs, const match_options& options, p
 bool try_broadcast_to_into(const spec& input, const spec& target, const match_options& options, plan& out,
                            mismatch* why);
 
+/// NumPy's broadcasting rule on bare shapes (np.broadcast_shapes): every axis
+/// right-aligned, sizes equal or 1. Writes the common shape to `out`; false when the
+/// shapes do not broadcast. The one home of the rule: the matcher's unnamed axes and
+/// the tensor core's unnamed fast paths both call it.
+bool numpy_broadcast_shape(std::span<const std::span<const std::int64_t>> shapes, dims& out);
+
+/// NumPy's rule for one shape onto `target` (np.broadcast_to): output axis k takes
+/// axis map[k] of `sizes`, or none (inserted_axis); every size of `sizes` is 1 or the
+/// target's. False when it does not fit.
+bool numpy_broadcast_map(std::span<const std::int64_t> sizes, std::span<const std::int64_t> target,
+                         small_vector<std::int32_t, 8>& map);
+
 /// A table for people: one row per output axis (index, name, size, rule) and one
 /// column per input (which of its axes feeds the row, or "+1" for an insertion).
 [[nodiscard]] std::string explain(const plan& p, std::span<const std::string_view> labels = {});
