@@ -4,6 +4,7 @@
 //     auto t = nt::zeros<float>({2, 3}, {"N", "C"});
 #pragma once
 
+#include "nt/any_tensor.hpp"
 #include "nt/axis.hpp"
 #include "nt/creation.hpp"
 #include "nt/dtype.hpp"
@@ -14,6 +15,7 @@
 #include "nt/match.hpp"
 #include "nt/name.hpp"
 #include "nt/names.hpp"
+#include "nt/npy.hpp"
 #include "nt/pipeline.hpp"
 #include "nt/pipeline_config.hpp"
 #include "nt/print.hpp"

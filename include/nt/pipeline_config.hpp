@@ -27,6 +27,7 @@
 
 namespace nt {
 
+class any_tensor;
 class pipeline;
 
 /// A loaded pipeline config: its tensors' specs, and the sizes of its symbols,
@@ -59,6 +60,9 @@ public:
     void check(std::string_view name, const Tensor<T>& t) const {
         check(name, t.shape(), t.names(), t.dtype());
     }
+    /// The same for a tensor whose element type is known at run time (a .npy file
+    /// read with nt::load_npy or nt::map_npy).
+    void check(std::string_view name, const any_tensor& t) const;
     /// The check of a tensor with this shape, names (one per axis, or empty) and dtype.
     void check(std::string_view name, std::span<const std::int64_t> shape, std::span<const nt::name> names,
                nt::dtype type) const;

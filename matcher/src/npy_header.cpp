@@ -70,8 +70,8 @@ parsed_descr split_descr(std::string_view d) noexcept {
         p.order = '=';
     }
     if (d == "?") d = "b1";
+    if (!d.empty()) p.kind = d[0];
     if (d.size() < 2 || d.size() > 3) return p;
-    p.kind = d[0];
     std::int64_t size = 0;
     for (const char c : d.substr(1)) {
         if (c < '0' || c > '9') return p;

@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "nt/any_tensor.hpp"
 #include "nt/error.hpp"
 #include "nt/pipeline.hpp"
 
@@ -166,6 +167,10 @@ void pipeline_config::check(std::string_view name, const nt::spec& s) const {
     small_vector<nt::name, 8> names;
     for (const axis_spec& axis : s) names.push_back(axis.name);
     check_entry(s_->find(name), shape, names);
+}
+
+void pipeline_config::check(std::string_view name, const any_tensor& t) const {
+    check(name, t.shape(), t.names(), t.dtype());
 }
 
 void pipeline_config::check(std::string_view name, std::span<const std::int64_t> shape,

@@ -170,6 +170,12 @@ TEST_CASE("pipeline_config: configs backed by .npy files", "[core][pipeline][num
         cfg.check("labels", nt::zeros<std::int32_t>({2, 20, 26}));
         CHECK_THAT(error_message(errc::incompatible_sizes, [&] { cfg.check("labels", nt::zeros<std::int32_t>({3, 20, 26})); }),
                    Catch::Contains("symbol N = 2, bound by axis 0 of 'image' (image.npy)"));
+        // The files themselves, loaded with their dtype known at run time.
+        const nt::any_tensor image = nt::load_npy(files_dir + "/image.npy");
+        cfg.check("image", image);
+        cfg.check("ct", nt::load_npy(files_dir + "/ct.npy", {"?", "C", "D", "H", "W"}));
+        CHECK_THAT(error_message(errc::type_mismatch, [&] { cfg.check("labels", nt::load_npy(files_dir + "/labels_n3.npy").astype(nt::dtype::f64)); }),
+                   Catch::Contains("the tensor holds f64, but the config says i32"));
     }
     SECTION("a Fortran-ordered file and one without names") {
         const nt::pipeline_config cfg = load_text("fortran.json", tensors_start + R"(
