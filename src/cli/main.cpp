@@ -77,11 +77,10 @@ struct usage_error {
     std::string message;
 };
 
-command parse_plan_arguments(const std::vector<std::string_view>& args) {
-    const std::string verb(args.front());
+/// The options (--json, --help) and files of a verb's arguments.
+command parse_verb_arguments(const std::vector<std::string_view>& args, command::kind what) {
     command cmd;
-    cmd.what = verb == "check" ? command::kind::check : command::kind::plan;
-    std::optional<std::string> file;
+    cmd.what = what;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string_view arg = args[i];
         if (arg == "--json") {
@@ -89,34 +88,32 @@ command parse_plan_arguments(const std::vector<std::string_view>& args) {
         } else if (arg == "--help" || arg == "-h") {
             return {command::kind::help, false, {}, {}};
         } else if (arg.size() > 1 && arg.front() == '-') {
-            throw usage_error{"unknown option '" + std::string(arg) + "' for '" + verb + "' (try 'ntensor --help')"};
-        } else if (file) {
-            throw usage_error{"'" + verb + "' takes one FILE, got '" + *file + "' and '" + std::string(arg) + "'"};
-        } else {
-            file = std::string(arg);
-        }
-    }
-    if (!file) throw usage_error{"'" + verb + "' needs a FILE, or '-' for standard input (try 'ntensor --help')"};
-    cmd.file = *file;
-    return cmd;
-}
-
-command parse_info_arguments(const std::vector<std::string_view>& args) {
-    command cmd;
-    cmd.what = command::kind::info;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        const std::string_view arg = args[i];
-        if (arg == "--json") {
-            cmd.json = true;
-        } else if (arg == "--help" || arg == "-h") {
-            return {command::kind::help, false, {}, {}};
-        } else if (arg.size() > 1 && arg.front() == '-') {
-            throw usage_error{"unknown option '" + std::string(arg) + "' for 'info' (try 'ntensor --help')"};
+            throw usage_error{"unknown option '" + std::string(arg) + "' for '" + std::string(args.front()) +
+                              "' (try 'ntensor --help')"};
         } else {
             cmd.files.emplace_back(arg);
         }
     }
-    if (cmd.files.empty()) throw usage_error{"'info' needs at least one .npy or .npz FILE (try 'ntensor --help')"};
+    return cmd;
+}
+
+/// plan and check: one config FILE, or '-'.
+command parse_plan_arguments(const std::vector<std::string_view>& args) {
+    const std::string verb(args.front());
+    command cmd = parse_verb_arguments(args, verb == "check" ? command::kind::check : command::kind::plan);
+    if (cmd.what == command::kind::help) return cmd;
+    if (cmd.files.size() > 1)
+        throw usage_error{"'" + verb + "' takes one FILE, got '" + cmd.files[0] + "' and '" + cmd.files[1] + "'"};
+    if (cmd.files.empty())
+        throw usage_error{"'" + verb + "' needs a FILE, or '-' for standard input (try 'ntensor --help')"};
+    cmd.file = cmd.files.front();
+    return cmd;
+}
+
+command parse_info_arguments(const std::vector<std::string_view>& args) {
+    command cmd = parse_verb_arguments(args, command::kind::info);
+    if (cmd.what == command::kind::info && cmd.files.empty())
+        throw usage_error{"'info' needs at least one .npy or .npz FILE (try 'ntensor --help')"};
     return cmd;
 }
 

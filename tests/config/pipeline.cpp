@@ -14,17 +14,10 @@
 
 using nt::errc;
 using nt::test::error_message;
+using nt::test::read_example;
 using json = nlohmann::ordered_json;
 
 namespace {
-
-std::string read_example(const std::string& file) {
-    std::ifstream in(std::string(NT_SOURCE_DIR) + "/examples/specs/" + file);
-    REQUIRE(in);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 /// A pipeline config from its parts (JSON fragments).
 std::string config(const std::string& tensors, const std::string& steps, const std::string& sizes = "") {
