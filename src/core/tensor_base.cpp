@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "core_errors.hpp"
-#include "nt/detail/convert.hpp"
-#include "nt/detail/copy.hpp"
+#include "convert.hpp"
+#include "copy.hpp"
 #include "nt/match.hpp"
 #include "nt/storage.hpp"
 
