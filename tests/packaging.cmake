@@ -3,8 +3,10 @@
 # 1. Header hygiene (built as part of `all`, target ntensor_header_check): every public
 #    header include/nt/*.hpp compiles on its own, twice in a row, warning-free
 #    (-Werror), and without nlohmann/json (which ntensor::ntensor does not carry to
-#    consumers); the umbrella <nt/nt.hpp> also keeps range-v3 and Boost.Hana out.
-# 2. The install tree: `cmake --install` into a fresh prefix (fixture setup), then a
+#    consumers), range-v3 or Boost.Hana.
+# 2. The install tree: `cmake --install` into a fresh prefix (fixture setup) holding
+#    only public headers (no engine or kernel headers of src/, none including Hana,
+#    range-v3 or nlohmann/json: tests/packaging/install.cmake), then a
 #    consumer project (tests/packaging/consumer) configured with find_package(ntensor
 #    0.1), built with the same generator and compiler, and run; and version
 #    requests the package must refuse (0.2, 1.0).
@@ -25,6 +27,9 @@ foreach(header IN LISTS nt_public_headers)
 
 #if defined(NLOHMANN_JSON_VERSION_MAJOR) || defined(INCLUDE_NLOHMANN_JSON_HPP_)
 #error \"<nt/${header_name}> includes nlohmann/json: ntensor::ntensor does not carry it to consumers; include it only in src/*.cpp\"
+#endif
+#if defined(BOOST_HANA_CONFIG_HPP) || defined(RANGES_V3_DETAIL_CONFIG_HPP)
+#error \"<nt/${header_name}> includes Boost.Hana or range-v3: public headers stay light (docs/style); use them in src/ only\"
 #endif
 " @ONLY)
     list(APPEND nt_header_check_sources ${source})
@@ -49,6 +54,7 @@ if(NTENSOR_INSTALL AND NOT NTENSOR_SANITIZE)
 
     add_test(NAME packaging_install
              COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR} -DPREFIX=${nt_pkg_prefix}
+                     -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
                      "-DCONFIG=$<CONFIG>" -P ${CMAKE_CURRENT_SOURCE_DIR}/packaging/install.cmake)
     set_tests_properties(packaging_install PROPERTIES FIXTURES_SETUP ntensor_install LABELS packaging)
 

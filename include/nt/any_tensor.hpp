@@ -40,13 +40,6 @@
 #include "nt/spec.hpp"
 #include "nt/tensor.hpp"
 
-// TEMPORARY until the `types` branch (which defines this list in nt/dtype.hpp) is merged.
-#ifndef NT_FOR_EACH_ELEMENT_TYPE
-#define NT_FOR_EACH_ELEMENT_TYPE(X)                                                                  \
-    X(float, f32, "float32") X(double, f64, "float64") X(std::int32_t, i32, "int32")                 \
-        X(std::int64_t, i64, "int64") X(std::uint8_t, u8, "uint8") X(bool, b8, "bool")
-#endif
-
 namespace nt {
 
 namespace detail {

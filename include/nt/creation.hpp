@@ -152,7 +152,7 @@ template <element T>
     requires(!std::is_same_v<T, bool>)
 [[nodiscard]] Tensor<T> arange(T start, T stop, T step = T{1}, names_arg names = {}) {
     std::int64_t n = 0;
-    if constexpr (std::is_floating_point_v<T>)
+    if constexpr (is_floating_element_v<T>)
         n = detail::arange_count(static_cast<double>(start), static_cast<double>(stop), static_cast<double>(step));
     else
         n = detail::arange_count_int(static_cast<std::int64_t>(start), static_cast<std::int64_t>(stop),
@@ -161,7 +161,7 @@ template <element T>
     Tensor<T> t(detail::tensor_base::allocate(dtype_of<T>, shape, names.span(), "arange"));
     T* out = reinterpret_cast<T*>(t.base().data());
     for (std::int64_t i = 0; i < n; ++i) {
-        if constexpr (std::is_floating_point_v<T>)
+        if constexpr (is_floating_element_v<T>)
             out[i] = static_cast<T>(static_cast<double>(start) + static_cast<double>(i) * static_cast<double>(step));
         else  // in 64-bit unsigned arithmetic: start + i * step may pass through overflow
               // (INT64_MIN + 2 * INT64_MAX), though every element lies in [start, stop)

@@ -102,7 +102,7 @@ auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b) {
 // undefined behaviour out of range: `int_tensor += 1e20`).
 template <class T, class S>
 T scalar_as(S value) noexcept {
-    if constexpr (std::is_floating_point_v<S> && std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if constexpr (is_floating_element_v<S> && std::is_integral_v<T> && !std::is_same_v<T, bool>) {
         if (value != value) return T(0);
         if (value <= static_cast<S>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
         if (value >= static_cast<S>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
@@ -212,7 +212,7 @@ void in_place_scalar(std::string_view name, Tensor<T>& dst, S value) {
 }
 
 template <class S>
-inline constexpr bool is_scalar_v = std::is_arithmetic_v<S>;
+inline constexpr bool is_scalar_v = std::is_arithmetic_v<S> || std::is_same_v<S, half>;
 
 }  // namespace detail
 

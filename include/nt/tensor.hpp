@@ -45,10 +45,14 @@ inline std::string_view name_text(const char* s) noexcept { return s; }
 inline std::string_view name_text(name n) noexcept { return n.str(); }
 }  // namespace detail
 
-/// A strided tensor of `T` (float, double, std::int32_t, std::int64_t, std::uint8_t
-/// or bool) with rank 0..nt::max_rank and an optional name per axis.
-template <element T>
+/// A strided tensor of `T` (one of the element types of nt/dtype.hpp: bool, signed
+/// and unsigned integers of 8 to 64 bits, nt::half, float, double) with rank
+/// 0..nt::max_rank and an optional name per axis.
+template <class T>
 class Tensor {
+    static_assert(element<T>, "nt::Tensor<T>: T must be one of the element types " NT_ELEMENT_TYPE_NAMES
+                              " (cv-unqualified; see NT_FOR_EACH_ELEMENT_TYPE in <nt/dtype.hpp>)");
+
 public:
     using value_type = T;
 
@@ -328,11 +332,8 @@ private:
     detail::tensor_base b_;
 };
 
-extern template class Tensor<float>;
-extern template class Tensor<double>;
-extern template class Tensor<std::int32_t>;
-extern template class Tensor<std::int64_t>;
-extern template class Tensor<std::uint8_t>;
-extern template class Tensor<bool>;
+#define NT_EXTERN_TENSOR(T, TAG, NAME) extern template class Tensor<T>;
+NT_FOR_EACH_ELEMENT_TYPE(NT_EXTERN_TENSOR)
+#undef NT_EXTERN_TENSOR
 
 }  // namespace nt

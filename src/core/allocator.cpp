@@ -1,6 +1,6 @@
 // The caching allocator: mmap'd, 2 MiB-aligned large blocks with MADV_HUGEPAGE, kept
 // after free in a small most-recent-first list bounded in bytes and in count.
-#include "nt/detail/allocator.hpp"
+#include "allocator.hpp"
 
 #include <algorithm>
 #include <array>

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "nt/any_tensor.hpp"
-#include "nt/detail/element_types.hpp"
+#include "element_types.hpp"
 #include "nt/elementwise.hpp"
 #include "nt/reduce.hpp"
 
@@ -15,15 +15,6 @@ namespace {
 
 template <class T>
 using type_of = typename T::type;
-
-// TEMPORARY until the `types` branch's nt::promote_types (nt/dtype.hpp) is merged.
-dtype promote_types(dtype a, dtype b) {
-    dtype out = a;
-    visit_dtype(a, [&](auto ta) {
-        visit_dtype(b, [&](auto tb) { out = dtype_of<promote_t<type_of<decltype(ta)>, type_of<decltype(tb)>>>; });
-    });
-    return out;
-}
 
 /// Calls `f(boost::hana::type_c<T>)` for the T of `d` and returns its any_tensor.
 template <class F>

@@ -5,9 +5,9 @@
 #include <ostream>
 
 #include "core_errors.hpp"
-#include "nt/detail/convert.hpp"
-#include "nt/detail/copy.hpp"
-#include "nt/detail/element_types.hpp"
+#include "convert.hpp"
+#include "copy.hpp"
+#include "element_types.hpp"
 #include "nt/elementwise.hpp"
 #include "nt/print.hpp"
 

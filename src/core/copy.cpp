@@ -1,10 +1,10 @@
 // The tensor core's element copies and fills, on the element-wise engine (axis
 // merging, cache blocking for transposed operands, threads for large work).
-#include "nt/detail/copy.hpp"
+#include "copy.hpp"
 
 #include <algorithm>
 
-#include "nt/detail/engine.hpp"
+#include "engine.hpp"
 
 #include "core_errors.hpp"
 

@@ -1,58 +1,86 @@
-// dtype spellings.
+// dtype names and the run-time promotion table.
 #include "nt/dtype.hpp"
 
 #include <array>
 #include <utility>
 
-#include "nt/detail/element_types.hpp"
+#include <boost/hana/size.hpp>
+
+#include "element_types.hpp"
+#include "nt/promote.hpp"
 
 namespace nt {
 
 namespace {
-// Hana checks that the element list and the dtype enumeration agree, in order.
+
+namespace hana = boost::hana;
+
+// Hana checks that its list and the dtype enumeration agree, in order and in size.
 constexpr bool element_list_matches_dtypes() {
     std::size_t i = 0;
-    bool ok = true;
-    boost::hana::for_each(detail::element_types, [&](auto t) {
+    bool ok = decltype(hana::size(detail::element_types))::value == dtype_count;
+    hana::for_each(detail::element_types, [&](auto t) {
         using T = typename decltype(t)::type;
         ok = ok && static_cast<std::size_t>(dtype_of<T>) == i++ && size_of(dtype_of<T>) == sizeof(T);
     });
     return ok;
 }
 static_assert(element_list_matches_dtypes());
+#ifdef NT_KERNEL_FILE_COUNT
+static_assert(NT_KERNEL_FILE_COUNT == dtype_count,
+              "src/CMakeLists.txt generated a kernel file for fewer types than NT_FOR_EACH_ELEMENT_TYPE lists: "
+              "keep each X(...) line of the list on one line");
+#endif
 
-constexpr std::array<std::pair<dtype, std::string_view>, 6> spellings{{
-    {dtype::f32, "f32"},
-    {dtype::f64, "f64"},
-    {dtype::i32, "i32"},
-    {dtype::i64, "i64"},
-    {dtype::u8, "u8"},
-    {dtype::b8, "b8"},
+struct spelling {
+    std::string_view tag, numpy;
+};
+constexpr std::array<spelling, dtype_count> spellings{{
+#define NT_DTYPE_SPELLING(T, TAG, NAME) {#TAG, NAME},
+    NT_FOR_EACH_ELEMENT_TYPE(NT_DTYPE_SPELLING)
+#undef NT_DTYPE_SPELLING
 }};
-constexpr std::array<std::pair<dtype, std::string_view>, 6> long_spellings{{
-    {dtype::f32, "float32"},
-    {dtype::f64, "float64"},
-    {dtype::i32, "int32"},
-    {dtype::i64, "int64"},
-    {dtype::u8, "uint8"},
-    {dtype::b8, "bool"},
-}};
+
+// promote_types(a, b) = promotion[a][b], filled from promote_t over every pair of the
+// Hana list at compile time: one rule (nt/promote.hpp), two forms.
+constexpr auto promotion = [] {
+    std::array<std::array<dtype, dtype_count>, dtype_count> table{};
+    hana::for_each(detail::element_types, [&](auto a) {
+        hana::for_each(detail::element_types, [&](auto b) {
+            using A = typename decltype(a)::type;
+            using B = typename decltype(b)::type;
+            table[static_cast<std::size_t>(dtype_of<A>)][static_cast<std::size_t>(dtype_of<B>)] =
+                dtype_of<promote_t<A, B>>;
+        });
+    });
+    return table;
+}();
+
 }  // namespace
 
 std::string_view to_string(dtype d) noexcept {
-    for (const auto& [value, text] : spellings)
-        if (value == d) return text;
-    return "unknown";
+    const auto i = static_cast<std::size_t>(d);
+    return i < dtype_count ? spellings[i].tag : "unknown";
+}
+
+std::string_view numpy_name(dtype d) noexcept {
+    const auto i = static_cast<std::size_t>(d);
+    return i < dtype_count ? spellings[i].numpy : "unknown";
 }
 
 bool dtype_from_string(std::string_view text, dtype& d) noexcept {
-    for (const auto* table : {&spellings, &long_spellings})
-        for (const auto& [value, spelling] : *table)
-            if (spelling == text) {
-                d = value;
-                return true;
-            }
+    for (std::size_t i = 0; i < dtype_count; ++i)
+        if (spellings[i].tag == text || spellings[i].numpy == text) {
+            d = static_cast<dtype>(i);
+            return true;
+        }
     return false;
+}
+
+dtype promote_types(dtype a, dtype b) noexcept {
+    const auto i = static_cast<std::size_t>(a), j = static_cast<std::size_t>(b);
+    if (i >= dtype_count || j >= dtype_count) return dtype::f64;
+    return promotion[i][j];
 }
 
 }  // namespace nt

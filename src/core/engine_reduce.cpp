@@ -1,5 +1,5 @@
-// Planning for strided reductions (see nt/detail/engine_reduce.hpp).
-#include "nt/detail/engine.hpp"
+// Planning for strided reductions (see engine_reduce.hpp).
+#include "engine_reduce.hpp"
 
 #include "nt/error.hpp"
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core_errors.hpp"
-#include "nt/detail/element_types.hpp"
+#include "element_types.hpp"
 
 namespace nt::detail {
 
@@ -26,10 +26,29 @@ constexpr std::string_view prefix = "tensor(";
 // --- element formats -------------------------------------------------------------
 
 template <class T>
-std::string chars(T v, std::chars_format f, int precision = -1) {
+std::string chars(T v, std::chars_format f, int precision) {
     char buf[512];
-    auto r = precision < 0 ? std::to_chars(buf, buf + sizeof buf, v, f) : std::to_chars(buf, buf + sizeof buf, v, f, precision);
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, f, precision);
     return std::string(buf, r.ptr);
+}
+
+std::string chars(half v, std::chars_format f, int precision) {
+    return chars(static_cast<float>(v), f, precision);  // exact: float holds every half
+}
+
+// True when the decimal `text` reads back as v (for half: through double, exact for
+// these short decimals up to a tie no short decimal hits).
+template <class T>
+bool reads_back(const std::string& text, T v) {
+    if constexpr (std::is_same_v<T, half>) {
+        double d = 0;
+        std::from_chars(text.data(), text.data() + text.size(), d);
+        return half(d).bits() == v.bits();
+    } else {
+        T back{};
+        std::from_chars(text.data(), text.data() + text.size(), back);
+        return back == v;
+    }
 }
 
 void strip_zeros(std::string& s) {
@@ -38,33 +57,41 @@ void strip_zeros(std::string& s) {
     while (s.size() > dot + 1 && s.back() == '0') s.pop_back();
 }
 
-// Dragon4 positional with unique=True, precision 8, trim '.': "1.", "0.25", "-3.5".
+// NumPy's array printing (Dragon4 positional, unique, precision 8, min_digits 0, trim
+// '.'): every integer digit exact, then the fewest fractional digits (at most 8) that
+// read back as v, the last one correctly rounded: "1.", "0.25", "22224." (a float16
+// whose shortest form would be 22220.). At p digits the correctly rounded decimal is
+// the only candidate: if it does not read back, no p-digit decimal does.
 template <class T>
 std::string positional(T v) {
-    std::string s = chars(v, std::chars_format::fixed);
-    auto dot = s.find('.');
-    if (dot != std::string::npos && s.size() - dot - 1 > 8) {
-        s = chars(v, std::chars_format::fixed, 8);
-        strip_zeros(s);
-        dot = s.find('.');
+    std::string s;
+    for (int p = 0; p <= 8; ++p) {
+        s = chars(v, std::chars_format::fixed, p);
+        if (reads_back(s, v)) break;
     }
-    if (dot == std::string::npos) s += '.';
+    strip_zeros(s);
+    if (s.find('.') == std::string::npos) s += '.';
     return s;
 }
 
-// Dragon4 scientific with unique=True, precision 8: mantissa and exponent parts.
+// The fewest significant digits (at most 9) that read back as v, in scientific
+// notation (Dragon4 scientific, unique, precision 8).
 template <class T>
-void scientific(T v, std::string& mantissa, std::string& exponent) {
-    std::string s = chars(v, std::chars_format::scientific);
-    auto e = s.find('e');
-    mantissa = s.substr(0, e);
-    auto dot = mantissa.find('.');
-    if (dot != std::string::npos && mantissa.size() - dot - 1 > 8) {
-        s = chars(v, std::chars_format::scientific, 8);
-        e = s.find('e');
-        mantissa = s.substr(0, e);
-        strip_zeros(mantissa);
+std::string shortest_scientific(T v) {
+    std::string s;
+    for (int p = 0; p <= 8; ++p) {
+        s = chars(v, std::chars_format::scientific, p);
+        if (reads_back(s, v)) break;
     }
+    return s;
+}
+
+// Mantissa and exponent parts of a scientific form: "1.25e-05" -> "1.25", "-05" (a
+// mantissa without fraction gets its '.': "3.").
+void split_scientific(const std::string& s, std::string& mantissa, std::string& exponent) {
+    const auto e = s.find('e');
+    mantissa = s.substr(0, e);
+    strip_zeros(mantissa);
     if (mantissa.find('.') == std::string::npos) mantissa += '.';
     exponent = s.substr(e + 1);  // "+05", "-123"
 }
@@ -86,7 +113,7 @@ public:
                 max_val = std::max(max_val, a);
                 min_val = std::min(min_val, a);
             }
-            if (any && (max_val >= T(1e8) || min_val < T(0.0001) || max_val / min_val > T(1000))) exp_ = true;
+            if (any && (max_val >= T(1e8) || min_val < T(0.0001) || static_cast<T>(max_val / min_val) > T(1000))) exp_ = true;
         }
         if (finite.empty()) {
             pad_left_ = pad_right_ = 0;
@@ -94,7 +121,7 @@ public:
             std::size_t frac = 0, ints = 0, exp_len = 0;
             for (T v : finite) {
                 std::string m, e;
-                scientific(v, m, e);
+                split_scientific(shortest_scientific(v), m, e);
                 const auto dot = m.find('.');
                 ints = std::max(ints, dot);
                 frac = std::max(frac, m.size() - dot - 1);
@@ -129,15 +156,15 @@ public:
             return std::string(width > r.size() ? width - r.size() : 0, ' ') + r;
         }
         if (exp_) {
-            std::string m, e;
-            scientific(v, m, e);
-            // zero-pad the mantissa to `precision_` digits, the exponent to exp_size_
+            // Every value with precision_ fractional digits (NumPy's min_digits): the
+            // exact value rounded there, so a short value shows its own further digits
+            // (float16 5.96e-08, not 6.00e-08); the exponent zero-padded to exp_size_.
+            const std::string text = chars(v, std::chars_format::scientific, static_cast<int>(precision_));
+            const auto epos = text.find('e');
+            std::string m = text.substr(0, epos);
+            const std::string e = text.substr(epos + 1);
+            if (m.find('.') == std::string::npos) m += '.';
             const auto dot = m.find('.');
-            std::size_t frac = m.size() - dot - 1;
-            if (frac < precision_) {
-                // re-round with exactly precision_ digits to keep the value's own digits
-                m.append(precision_ - frac, '0');
-            }
             std::string sign(1, e[0]);
             std::string digits = e.substr(1);
             if (digits.size() < exp_size_) digits.insert(0, exp_size_ - digits.size(), '0');
@@ -168,7 +195,10 @@ public:
     }
 
 private:
-    static std::string text(T v) { return std::to_string(static_cast<std::int64_t>(v)); }
+    static std::string text(T v) {
+        if constexpr (std::is_unsigned_v<T>) return std::to_string(static_cast<std::uint64_t>(v));
+        else return std::to_string(static_cast<std::int64_t>(v));
+    }
     std::size_t width_ = 0;
 };
 
@@ -287,7 +317,7 @@ std::string body(const tensor_base& t) {
     const std::size_t width = line_width - 1;  // len(suffix ",")
     if constexpr (std::is_same_v<T, bool>) {
         return printer<T, bool_format>(t, summarize, bool_format(t.rank() == 0)).run(next_line_prefix, width);
-    } else if constexpr (std::is_floating_point_v<T>) {
+    } else if constexpr (is_floating_element_v<T>) {
         return printer<T, float_format<T>>(t, summarize, float_format<T>(shown)).run(next_line_prefix, width);
     } else {
         return printer<T, int_format<T>>(t, summarize, int_format<T>(shown)).run(next_line_prefix, width);

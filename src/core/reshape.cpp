@@ -1,6 +1,6 @@
 // tensor_base: reshape, view, flatten and unflatten.
 #include "core_errors.hpp"
-#include "nt/detail/copy.hpp"
+#include "copy.hpp"
 #include "nt/detail/tensor_base.hpp"
 
 namespace nt::detail {

@@ -1,7 +1,7 @@
 // Aligned storage blocks on top of the engine's allocator.
 #include "nt/storage.hpp"
 
-#include "nt/detail/allocator.hpp"
+#include "allocator.hpp"
 
 namespace nt {
 
@@ -42,5 +42,9 @@ storage_block allocate_storage(std::size_t bytes) {
     block.bytes = bytes;
     return block;
 }
+
+allocator_stats get_allocator_stats() noexcept { return detail::get_allocator_stats(); }
+void set_allocator_cache_limit(std::size_t bytes) noexcept { detail::set_allocator_cache_limit(bytes); }
+void release_allocator_cache() noexcept { detail::release_allocator_cache(); }
 
 }  // namespace nt

@@ -6,8 +6,8 @@
 #include <limits>
 
 #include "core_errors.hpp"
-#include "nt/detail/convert.hpp"
-#include "nt/detail/copy.hpp"
+#include "convert.hpp"
+#include "copy.hpp"
 #include "nt/match.hpp"
 #include "nt/storage.hpp"
 

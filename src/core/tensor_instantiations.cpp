@@ -4,11 +4,8 @@
 
 namespace nt {
 
-template class Tensor<float>;
-template class Tensor<double>;
-template class Tensor<std::int32_t>;
-template class Tensor<std::int64_t>;
-template class Tensor<std::uint8_t>;
-template class Tensor<bool>;
+#define NT_INSTANTIATE_TENSOR(T, TAG, NAME) template class Tensor<T>;
+NT_FOR_EACH_ELEMENT_TYPE(NT_INSTANTIATE_TENSOR)
+#undef NT_INSTANTIATE_TENSOR
 
 }  // namespace nt

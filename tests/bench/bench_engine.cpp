@@ -7,8 +7,9 @@
 // Arguments: threads (1 = one thread, 0 = all), and for element-wise cases the result
 // buffer: 0 = preallocated, 1 = fresh from nt::detail::allocate (cached), 2 = fresh with
 // the cache disabled (mmap + MADV_HUGEPAGE each time), 3 = fresh from std::malloc.
-#include "nt/detail/allocator.hpp"
-#include "nt/detail/engine.hpp"
+#include "allocator.hpp"
+#include "engine.hpp"
+#include "engine_reduce.hpp"
 #include "nt/layout.hpp"
 #include "nt/threads.hpp"
 

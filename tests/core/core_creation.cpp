@@ -7,9 +7,8 @@ using nt::test::error_message;
 using strings = std::vector<std::string>;
 using i64s = std::vector<std::int64_t>;
 
-#define NT_ELEMENT_TYPES float, double, std::int32_t, std::int64_t, std::uint8_t, bool
 
-TEMPLATE_TEST_CASE("zeros, ones, full, scalar", "[creation]", NT_ELEMENT_TYPES) {
+TEMPLATE_LIST_TEST_CASE("zeros, ones, full, scalar", "[creation]", nt::test::element_types) {
     using T = TestType;
     auto z = nt::zeros<T>({2, 3}, {"N", "C"});
     CHECK(shape(z) == shape_t{2, 3});
@@ -40,7 +39,7 @@ TEST_CASE("creation errors", "[creation]") {
                   [] { (void)nt::zeros<std::uint8_t>({1 << 30, 1 << 30, 1 << 30}); });  // count overflows
 }
 
-TEMPLATE_TEST_CASE("tensor() from nested lists", "[creation]", NT_ELEMENT_TYPES) {
+TEMPLATE_LIST_TEST_CASE("tensor() from nested lists", "[creation]", nt::test::element_types) {
     using T = TestType;
     auto a = nt::tensor<T>({{T(1), T(0), T(1)}, {T(0), T(1), T(0)}});
     CHECK(shape(a) == shape_t{2, 3});
@@ -63,7 +62,7 @@ TEST_CASE("tensor() rejects ragged lists", "[creation]") {
     error_message(errc::invalid_argument, [] { (void)nt::tensor<int>({{}, {1}}); });
 }
 
-TEMPLATE_TEST_CASE("from_vector", "[creation]", NT_ELEMENT_TYPES) {
+TEMPLATE_LIST_TEST_CASE("from_vector", "[creation]", nt::test::element_types) {
     using T = TestType;
     std::vector<T> v{T(1), T(0), T(1), T(1), T(0), T(0)};
     auto a = nt::from_vector(v, {2, 3}, {"?", "W"});

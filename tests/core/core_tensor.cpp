@@ -9,9 +9,8 @@ using namespace core_testing;
 using nt::errc;
 using nt::test::error_message;
 
-#define NT_ELEMENT_TYPES float, double, std::int32_t, std::int64_t, std::uint8_t, bool
 
-TEMPLATE_TEST_CASE("a default tensor is empty and valid", "[tensor]", NT_ELEMENT_TYPES) {
+TEMPLATE_LIST_TEST_CASE("a default tensor is empty and valid", "[tensor]", nt::test::element_types) {
     nt::Tensor<TestType> t;
     CHECK(shape(t) == shape_t{0});
     CHECK(t.size() == 0);
@@ -23,7 +22,7 @@ TEMPLATE_TEST_CASE("a default tensor is empty and valid", "[tensor]", NT_ELEMENT
     CHECK(t.dtype() == nt::dtype_of<TestType>);
 }
 
-TEMPLATE_TEST_CASE("handles share storage, clone copies", "[tensor]", NT_ELEMENT_TYPES) {
+TEMPLATE_LIST_TEST_CASE("handles share storage, clone copies", "[tensor]", nt::test::element_types) {
     auto a = nt::zeros<TestType>({2, 3});
     auto b = a;  // handle copy
     b(1, 2) = TestType(1);
@@ -37,7 +36,7 @@ TEMPLATE_TEST_CASE("handles share storage, clone copies", "[tensor]", NT_ELEMENT
     CHECK(reinterpret_cast<std::uintptr_t>(a.data()) % nt::storage_alignment == 0);
 }
 
-TEMPLATE_TEST_CASE("queries", "[tensor]", NT_ELEMENT_TYPES) {
+TEMPLATE_LIST_TEST_CASE("queries", "[tensor]", nt::test::element_types) {
     auto t = nt::zeros<TestType>({2, 3, 4}, {"N", "?", "W"});
     CHECK(shape(t) == shape_t{2, 3, 4});
     CHECK(strides(t) == shape_t{12, 4, 1});
@@ -52,7 +51,7 @@ TEMPLATE_TEST_CASE("queries", "[tensor]", NT_ELEMENT_TYPES) {
     CHECK_FALSE(t.transpose().is_contiguous());
 }
 
-TEMPLATE_TEST_CASE("element access: at, operator(), negative indices, errors", "[tensor]", NT_ELEMENT_TYPES) {
+TEMPLATE_LIST_TEST_CASE("element access: at, operator(), negative indices, errors", "[tensor]", nt::test::element_types) {
     auto t = nt::zeros<TestType>({2, 3}, {"N", "C"});
     t(1, -1) = TestType(1);
     CHECK(t.at(1, 2) == TestType(1));
@@ -81,7 +80,7 @@ TEMPLATE_TEST_CASE("element access: at, operator(), negative indices, errors", "
     }
 }
 
-TEMPLATE_TEST_CASE("index(): integers drop axes, all and range keep them", "[tensor][index]", NT_ELEMENT_TYPES) {
+TEMPLATE_LIST_TEST_CASE("index(): integers drop axes, all and range keep them", "[tensor][index]", nt::test::element_types) {
     auto a = nt::zeros<TestType>({4, 5}, {"H", "W"});
     auto col = a.index(nt::all, 1);
     CHECK(shape(col) == shape_t{4});
@@ -127,7 +126,7 @@ TEST_CASE("index() follows Python slice semantics", "[tensor][index]") {
     CHECK(ints(a.index(nt::range(5, 5))).empty());
 }
 
-TEMPLATE_TEST_CASE("fill and assign", "[tensor][write]", NT_ELEMENT_TYPES) {
+TEMPLATE_LIST_TEST_CASE("fill and assign", "[tensor][write]", nt::test::element_types) {
     auto a = nt::zeros<TestType>({2, 3});
     SECTION("fill through a strided view") {
         a.index(nt::all, nt::range(0, 3, 2)).fill(TestType(1));

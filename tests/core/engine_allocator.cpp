@@ -1,5 +1,5 @@
 // The caching allocator: alignment, reuse, bounds.
-#include "nt/detail/allocator.hpp"
+#include "allocator.hpp"
 
 #include <catch2/catch.hpp>
 

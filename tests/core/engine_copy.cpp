@@ -1,5 +1,5 @@
 // copy_strided / fill_strided against the reference, for several element sizes.
-#include "nt/detail/engine.hpp"
+#include "engine.hpp"
 #include "nt/threads.hpp"
 
 #include "engine_testing.hpp"

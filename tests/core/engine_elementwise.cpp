@@ -1,5 +1,5 @@
 // The element-wise engine against a naive index-by-index reference.
-#include "nt/detail/engine.hpp"
+#include "engine.hpp"
 #include "nt/error.hpp"
 #include "nt/threads.hpp"
 

@@ -1,5 +1,6 @@
 // Strided reductions against the reference; bitwise equal across thread counts.
-#include "nt/detail/engine.hpp"
+#include "engine.hpp"
+#include "engine_reduce.hpp"
 #include "nt/error.hpp"
 #include "nt/threads.hpp"
 

@@ -241,7 +241,7 @@ void check_pair() {
     same_outcome(pair + " /", [&] { return a / b; }, [&] { return a / y; });
     same_outcome(pair + " <", [&] { return a < b; }, [&] { return x < y; });
     same_outcome(pair + " maximum", [&] { return nt::maximum(a, c); }, [&] { return nt::maximum(x, z); });
-    same_outcome(pair + " where", [&] { return nt::where(a > A(0), a, c); },
+    same_outcome(pair + " where", [&] { return nt::where(a > 0, a, c); },
                  [&] { return nt::where(x > 0, x, z); });
     same_outcome(pair + " +=", [&] {
         auto d = a.clone();

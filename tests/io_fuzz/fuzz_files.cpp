@@ -26,7 +26,6 @@
 
 #include "npy_header.hpp"
 #include "npz_headers.hpp"
-#include "nt/detail/allocator.hpp"
 #include "nt/nt.hpp"
 
 namespace {
@@ -92,7 +91,7 @@ struct outcome_counts {
 };
 
 std::size_t large_blocks() {
-    const auto s = nt::detail::get_allocator_stats();
+    const auto s = nt::get_allocator_stats();
     return s.cache_hits + s.cache_misses;
 }
 

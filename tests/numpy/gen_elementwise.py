@@ -7,10 +7,12 @@ one operand (moving its data accordingly). ntensor must undo that by matching
 names, and then agree with NumPy.
 
 One case per block of lines:
+  promote <dtype> <dtype> <dtype>     (np.result_type of the first two; all 144 pairs)
   case <id> <kind> <op> [<extra>...]
   in <dtype> <rank> <sizes...> <names...> <view> <n> <values...>
   ...
   out <dtype> <rank> <sizes...> <names...> <n> <values...>   |   error <code>
+                                                     |   text <repr with \\ and \n escaped>
 <view> says how the operand is presented: "plain", "reversed:<axis>" (the data
 is stored reversed along axis and read through a negative-stride view) or
 "broadcast:<axis>" (stored with size 1 along axis and read through a stride-0
@@ -27,8 +29,16 @@ import numpy as np
 
 warnings.filterwarnings("ignore")  # empty means, invalid values: expected here
 
-DTYPES = {"bool": np.bool_, "uint8": np.uint8, "int32": np.int32, "int64": np.int64,
-          "float32": np.float32, "float64": np.float64}
+# Every element type of ntensor (NT_FOR_EACH_ELEMENT_TYPE), by NumPy name.
+DTYPES = {"bool": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
+          "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
+          "float16": np.float16, "float32": np.float32, "float64": np.float64}
+INTEGERS = [d for d in DTYPES if d.startswith(("int", "uint"))]
+FLOATS = ["float16", "float32", "float64"]
+# Lengths of the long-axis reduction sweep: every length up to a few vector widths,
+# then around 128 (the pairwise leaf) and a long one; fewer for the other layouts.
+LONG_AXIS_LENGTHS = list(range(1, 71)) + [127, 128, 129, 1000]
+SOME_AXIS_LENGTHS = [1, 2, 3, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1000]
 NAMES = ["N", "C", "H", "W", "D"]
 
 BINARY = {
@@ -41,8 +51,10 @@ BINARY = {
 UNARY = {
     "abs": np.abs, "neg": np.negative, "exp": np.exp, "log": np.log, "sqrt": np.sqrt,
     "sin": np.sin, "cos": np.cos, "tanh": np.tanh,
-    # On 0-d input np.exp returns a NumPy scalar, and scalar arithmetic would widen.
-    "sigmoid": lambda x: np.asarray(1 / (1 + np.exp(-x))).astype(np.asarray(np.exp(-x)).dtype),
+    # In the type np.exp gives (float16 for bool and 8-bit integers, ...), computed in
+    # double and rounded once. (On 0-d input np.exp returns a NumPy scalar, whose
+    # arithmetic would widen: hence the asarray.)
+    "sigmoid": lambda x: np.asarray(1 / (1 + np.exp(-x.astype(np.float64)))).astype(np.asarray(np.exp(x)).dtype),
     "logical_not": np.logical_not,
 }
 FLOAT_UNARY = {"exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid"}
@@ -57,14 +69,27 @@ def fmt(v, dtype):
     return str(int(v))
 
 
-def random_values(rng, dtype, shape, small=False):
+def random_int(rng, dtype, small):
+    info = np.iinfo(DTYPES[dtype])
+    lo, hi = int(info.min), int(info.max)
+    if small:
+        return rng.randint(max(lo, -9), 9)
+    r = rng.random()
+    if r < 0.1:
+        return rng.choice([lo, hi, lo + 1, hi - 1, 0])  # wrap-around at the limits
+    if r < 0.3:
+        return rng.randint(lo, hi)
+    return rng.randint(max(lo, -1000), min(hi, 1000))
+
+
+def random_values(rng, dtype, shape, small=False, special=True):
+    """Values of `dtype`; `small` keeps them in [-9, 9) (products, powers), `special`
+    allows inf, NaN and, for float16, values near its range and precision limits."""
     n = int(np.prod(shape)) if shape else 1
     if dtype == "bool":
         data = [rng.random() < 0.5 for _ in range(n)]
-    elif dtype == "uint8":
-        data = [rng.randint(0, 9 if small else 200) for _ in range(n)]
-    elif dtype in ("int32", "int64"):
-        data = [rng.randint(-9, 9) if small else rng.randint(-1000, 1000) for _ in range(n)]
+    elif dtype in INTEGERS:
+        data = [random_int(rng, dtype, small) for _ in range(n)]
     else:
         data = [round(rng.uniform(-4, 4), 3) for _ in range(n)]
         for i in range(n):  # a few special values
@@ -73,7 +98,13 @@ def random_values(rng, dtype, shape, small=False):
                 data[i] = 0.0
             elif r < 0.05:
                 data[i] = 1.0
-    return np.array(data, dtype=DTYPES[dtype]).reshape(shape)
+            elif special and not small and r < 0.07:
+                data[i] = rng.choice([float("inf"), float("-inf"), float("nan"), -0.0])
+            elif special and not small and dtype == "float16" and r < 0.1:
+                # large (sums round or overflow), subnormal, finely rounded
+                data[i] = rng.choice([65504.0, -60000.0, 3.0e4, 6.0e-8, 1.0e-5, -2.5e-6, 1.0 / 3, 2049.0])
+    return np.array(data, dtype=np.float64).astype(DTYPES[dtype]).reshape(shape) if dtype in FLOATS \
+        else np.array(data, dtype=DTYPES[dtype]).reshape(shape)
 
 
 def broadcastable_shapes(rng, k):
@@ -173,17 +204,18 @@ def out_line(result, names):
 def binary_case(rng, cid):
     op = rng.choice(list(BINARY))
     da, db = rng.choice(list(DTYPES)), rng.choice(list(DTYPES))
-    if op in ("sub", "mod") and da == db == "bool":
+    if op in ("sub", "mod", "pow") and da == db == "bool":
         da = "int32"  # ntensor (like NumPy for -) refuses these on two bools
     if op == "pow":
-        da = db = rng.choice(["int32", "int64", "float32", "float64"])
+        da = db = rng.choice(INTEGERS + FLOATS)
     shapes = broadcastable_shapes(rng, 2)
     rng.shuffle(shapes)
     a = Operand(random_values(rng, da, shapes[0], small=op in ("pow", "mul")), da)
     b = Operand(random_values(rng, db, shapes[1], small=op in ("pow", "mul")), db)
     if op == "pow":
         # np.abs of a 0-d array is a NumPy scalar, whose % would change the dtype.
-        if da.startswith("int"):
+        # NumPy refuses negative integer exponents; ntensor truncates them.
+        if da in INTEGERS:
             b.aligned = np.asarray(np.abs(b.aligned) % 4).astype(DTYPES[db])
         else:
             a.aligned = np.asarray(np.abs(a.aligned)).astype(DTYPES[da])
@@ -210,19 +242,21 @@ def unary_case(rng, cid):
     a = Operand(random_values(rng, dtype, shape), dtype)
     maybe_reverse(rng, a)
     x = a.aligned
-    if op in FLOAT_UNARY and dtype in ("bool", "uint8"):
-        x = x.astype(np.float32)  # ntensor: float32 where NumPy would use float16
     with np.errstate(all="ignore"):
         result = np.asarray(UNARY[op](x))
     return [f"case {cid} unary {op}", a.lines(), out_line(result, ["?"] * result.ndim)]
 
 
-def cast_case(rng, cid):
-    src, dst = rng.choice(list(DTYPES)), rng.choice(list(DTYPES))
-    shape = broadcastable_shapes(rng, 1)[0]
-    a = Operand(random_values(rng, src, shape), src)
-    if src.startswith("float") and dst in ("uint8",):
-        a.aligned = np.abs(a.aligned)  # negative float -> uint8 is platform-defined
+def cast_case(rng, cid, src=None, dst=None, shape=None):
+    """A cast; NumPy leaves float -> integer undefined out of range (ntensor
+    saturates: tested on its own), so float sources stay in range for integer targets."""
+    src = src or rng.choice(list(DTYPES))
+    dst = dst or rng.choice(list(DTYPES))
+    shape = broadcastable_shapes(rng, 1)[0] if shape is None else shape
+    to_int = dst in INTEGERS
+    a = Operand(random_values(rng, src, shape, special=not to_int), src)
+    if src in FLOATS and dst.startswith("uint"):
+        a.aligned = np.abs(a.aligned)  # negative float -> unsigned is platform-defined
     maybe_reverse(rng, a)
     result = a.aligned.astype(DTYPES[dst])
     return [f"case {cid} cast {dst}", a.lines(), out_line(result, ["?"] * result.ndim)]
@@ -244,17 +278,22 @@ def where_case(rng, cid):
 RANDOM = object()
 
 
-def reduction_case(rng, cid, op=None, rank=None, axes=RANDOM, keepdims=None):
-    """A reduction; op, rank, axes (a tuple, or None for every axis) and keepdims are
-    random unless given (the sweep gives them all)."""
+def reduction_case(rng, cid, op=None, rank=None, axes=RANDOM, keepdims=None, dtype=None, shape=None, view=None):
+    """A reduction; op, rank, axes (a tuple, or None for every axis), keepdims, dtype
+    and shape are random unless given (the sweeps give them)."""
     op = op or rng.choice(REDUCTIONS)
-    dtype = rng.choice(list(DTYPES))
-    rank = rng.randint(0, 4) if rank is None else rank
-    shape = [rng.choice([1, 2, 3, 4]) for _ in range(rank)]
-    if rng.random() < 0.1 and rank:
-        shape[rng.randrange(rank)] = 0
+    dtype = dtype or rng.choice(list(DTYPES))
+    if shape is None:
+        rank = rng.randint(0, 4) if rank is None else rank
+        shape = [rng.choice([1, 2, 3, 4]) for _ in range(rank)]
+        if rng.random() < 0.1 and rank:
+            shape[rng.randrange(rank)] = 0
+    rank = len(shape)
     a = Operand(random_values(rng, dtype, shape, small=(op == "prod")), dtype)
-    maybe_reverse(rng, a)
+    if view is None:
+        maybe_reverse(rng, a)
+    else:
+        a.view = view
     if axes is RANDOM:
         subsets = [s for k in range(rank + 1) for s in itertools.combinations(range(rank), k)]
         axes = list(rng.choice(subsets)) if subsets else []
@@ -277,10 +316,15 @@ def reduction_case(rng, cid, op=None, rank=None, axes=RANDOM, keepdims=None):
                 result = getattr(np, op)(flat, axis=-1)
                 if keepdims:
                     result = np.expand_dims(result, tuple(sorted(red)))
-            elif op == "mean" and dtype != "float32":
-                result = np.mean(x, axis=red, keepdims=keepdims, dtype=np.float64)
-            elif op in ("sum", "prod") and dtype in ("bool", "uint8", "int32"):
-                result = getattr(np, op)(x, axis=red, keepdims=keepdims, dtype=np.int64)
+            elif op in ("sum", "prod") and dtype in ("int32", "uint32"):
+                # NumPy's defaults (int64 / uint64 on 64-bit Linux), spelled out.
+                wide = np.int64 if dtype == "int32" else np.uint64
+                result = getattr(np, op)(x, axis=red, keepdims=keepdims, dtype=wide)
+            elif op in ("sum", "prod") and dtype == "float16":
+                # ntensor accumulates float16 in float32 along every axis (NumPy does
+                # along the contiguous one only, and rounds to float16 at each step
+                # along the others).
+                result = getattr(np, op)(x.astype(np.float32), axis=red, keepdims=keepdims).astype(np.float16)
             elif op in ("any", "all"):
                 result = getattr(np, op)(x, axis=red, keepdims=keepdims)
             else:
@@ -293,17 +337,90 @@ def reduction_case(rng, cid, op=None, rank=None, axes=RANDOM, keepdims=None):
     return [f"case {cid} reduce {op} {spec} {int(keepdims)}", a.lines(), tail]
 
 
+def print_case(rng, cid, dtype):
+    """NumPy's repr of a random array, as ntensor prints it: "tensor(" for "array(",
+    true/false for True/False; the text up to the comma before ntensor's shape=."""
+    rank = rng.randint(0, 3)
+    shape = [rng.choice([1, 2, 3, 5, 12]) for _ in range(rank)]
+    if rng.random() < 0.05:
+        shape = [rng.choice([1001, 40 * 30])]  # summarised
+    a = Operand(random_values(rng, dtype, shape), dtype)
+    if rng.random() < 0.3 and dtype in FLOATS:  # values over a wide range: scientific notation
+        a.aligned = (a.aligned.astype(np.float64) * 10.0 ** rng.randint(-9, 9)).astype(DTYPES[dtype])
+    text = "tensor(" + np.array2string(a.aligned, separator=", ", prefix="tensor(", suffix=",", floatmode="maxprec",
+                                       precision=8, max_line_width=75, threshold=1000, edgeitems=3) + ","
+    text = text.replace("True", "true").replace("False", "false")
+    return [f"case {cid} print {dtype}", a.lines(), "text " + text.replace("\\", "\\\\").replace("\n", "\\n")]
+
+
+def promotion_lines():
+    return [f"promote {a} {b} {np.result_type(DTYPES[a], DTYPES[b]).name}" for a in DTYPES for b in DTYPES]
+
+
+def sweeps(rng, cid):
+    """Every binary and unary operation and every cast over every dtype, and every
+    reduction over long contiguous and strided axes of every dtype."""
+    for op in BINARY:
+        for dtype in DTYPES:
+            if op in ("sub", "mod", "pow") and dtype == "bool":
+                continue
+            small = op in ("pow",)
+            shape = [rng.randint(1, 40)]
+            a = Operand(random_values(rng, dtype, shape, small=small), dtype)
+            b = Operand(random_values(rng, dtype, shape, small=small), dtype)
+            if op == "pow":
+                if dtype in INTEGERS:
+                    b.aligned = (np.abs(b.aligned) % 4).astype(DTYPES[dtype])
+                else:
+                    a.aligned = np.abs(a.aligned)
+            with np.errstate(all="ignore"):
+                result = np.asarray(BINARY[op](a.aligned, b.aligned))
+            yield [f"case {cid} binary {op}", a.lines(), b.lines(), out_line(result, ["?"])]
+            cid += 1
+    for op in UNARY:
+        for dtype in DTYPES:
+            if op == "neg" and dtype == "bool":
+                continue
+            a = Operand(random_values(rng, dtype, [rng.randint(1, 40)]), dtype)
+            with np.errstate(all="ignore"):
+                result = np.asarray(UNARY[op](a.aligned))
+            yield [f"case {cid} unary {op}", a.lines(), out_line(result, ["?"])]
+            cid += 1
+    for src in DTYPES:
+        for dst in DTYPES:
+            yield cast_case(rng, cid, src, dst, [rng.randint(1, 40)])
+            cid += 1
+    for dtype in DTYPES:
+        for _ in range(20):
+            yield print_case(rng, cid, dtype)
+            cid += 1
+    for dtype in DTYPES:
+        for op in REDUCTIONS:
+            # (n): one contiguous run; (2, n) over its last axis: a run per output;
+            # (n, 3) over axis 0: the outer traversal; reversed: negative strides.
+            layouts = [([n], None, "plain") for n in LONG_AXIS_LENGTHS]
+            for n in SOME_AXIS_LENGTHS:
+                layouts += [([2, n], (1,), "plain"), ([n, 3], (0,), "plain"), ([2, n], (1,), "reversed:1")]
+            for shape, axes, view in layouts:
+                yield reduction_case(rng, cid, op, axes=axes, keepdims=False, dtype=dtype, shape=shape, view=view)
+                cid += 1
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--count", type=int, default=4000)
     parser.add_argument("--out", required=True)
     parser.add_argument("--sweep", action="store_true",
-                        help="also every reduction over every axis subset of ranks 0 to 4, with and without keepdims")
+                        help="also the promotion table, every operation and cast over every dtype, every reduction "
+                             "over every axis subset of ranks 0 to 4, with and without keepdims, and over long axes")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     makers = [binary_case] * 5 + [unary_case] * 2 + [cast_case, where_case] + [reduction_case] * 3
     with open(args.out, "w") as f:
+        if args.sweep:
+            for line in promotion_lines():
+                f.write(line + "\n")
         for cid in range(args.count):
             for line in rng.choice(makers)(rng, cid):
                 f.write(line.rstrip() + "\n")
@@ -319,7 +436,12 @@ def main():
                                 f.write(line.rstrip() + "\n")
                             cid += 1
                             swept += 1
-    print(f"seed {args.seed}: {args.count} element-wise cases and {swept} swept reductions -> {args.out}")
+            for case in sweeps(rng, cid):
+                for line in case:
+                    f.write(line.rstrip() + "\n")
+                cid += 1
+                swept += 1
+    print(f"seed {args.seed}: {args.count} random cases and {swept} swept cases -> {args.out}")
 
 
 if __name__ == "__main__":

@@ -115,3 +115,14 @@ TEST_CASE("outputs beyond the streaming threshold get every element right", "[op
     CHECK(nt::min(roots).at() == 2.0f);
     CHECK(nt::max(roots).at() == 2.0f);
 }
+
+TEST_CASE("uint8 sums over a long contiguous axis count every element", "[ops][reduce]") {
+    // GCC 12 -O3 miscompiled the eight-accumulator fold for wrapping integer sums of
+    // uint8: sum(ones<uint8>({24})) was 9 and {1000} gave 811 (mean and prod were right).
+    for (const std::int64_t n : {8, 16, 23, 24, 25, 32, 48, 127, 128, 129, 1000}) {
+        INFO("n = " << n);
+        CHECK(nt::sum(nt::ones<std::uint8_t>({n})).at() == static_cast<std::uint64_t>(n));
+        CHECK(nt::sum(nt::ones<std::uint8_t>({3, n}), 1).to_vector() == std::vector<std::uint64_t>(3, std::uint64_t(n)));
+        CHECK(nt::sum(nt::ones<std::int8_t>({n})).at() == n);
+    }
+}

@@ -1,7 +1,8 @@
 # Installs an ntensor build tree into a fresh prefix (run by CTest with -P as the
-# setup of the packaging fixture). Arguments: BUILD_DIR, PREFIX, optional CONFIG.
-if(NOT BUILD_DIR OR NOT PREFIX)
-    message(FATAL_ERROR "usage: cmake -DBUILD_DIR=... -DPREFIX=... [-DCONFIG=...] -P install.cmake")
+# setup of the packaging fixture), then checks that only public headers went in.
+# Arguments: BUILD_DIR, PREFIX, SOURCE_DIR, optional CONFIG.
+if(NOT BUILD_DIR OR NOT PREFIX OR NOT SOURCE_DIR)
+    message(FATAL_ERROR "usage: cmake -DBUILD_DIR=... -DPREFIX=... -DSOURCE_DIR=... [-DCONFIG=...] -P install.cmake")
 endif()
 file(REMOVE_RECURSE "${PREFIX}")
 set(config_args)
@@ -19,6 +20,42 @@ foreach(f include/nt/nt.hpp include/nt/tensor.hpp include/nt/match.hpp include/n
         message(FATAL_ERROR "the install tree lacks ${f}")
     endif()
 endforeach()
+
+# Only public headers: every installed header is one of the source tree's public
+# headers (include/nt/, matcher/include/nt/), so the private ones of src/ (engine,
+# kernels, the Hana type list, ...) never ship; and none includes a heavy or
+# private dependency that ntensor::ntensor does not carry to consumers.
+file(GLOB_RECURSE installed_headers RELATIVE "${PREFIX}/include" "${PREFIX}/include/*")
+if(NOT installed_headers)
+    message(FATAL_ERROR "no headers were installed under ${PREFIX}/include")
+endif()
+foreach(h IN LISTS installed_headers)
+    if(NOT EXISTS "${SOURCE_DIR}/include/${h}" AND NOT EXISTS "${SOURCE_DIR}/matcher/include/${h}")
+        message(FATAL_ERROR "the install tree has ${h}, which is not a public header of include/ or "
+                            "matcher/include/ (private headers live in src/)")
+    endif()
+    file(STRINGS "${PREFIX}/include/${h}" includes REGEX "^[ \t]*#[ \t]*include")
+    foreach(line IN LISTS includes)
+        if(line MATCHES "boost/hana|range/v3|nlohmann/")
+            message(FATAL_ERROR "the installed header ${h} includes a dependency consumers do not get: ${line}")
+        endif()
+        if(line MATCHES "\"([^\"]+)\"")  # a quoted include must be installed too
+            set(target "${CMAKE_MATCH_1}")
+            get_filename_component(dir "${PREFIX}/include/${h}" DIRECTORY)
+            if(NOT EXISTS "${PREFIX}/include/${target}" AND NOT EXISTS "${dir}/${target}")
+                message(FATAL_ERROR "the installed header ${h} includes \"${target}\", which is not installed")
+            endif()
+        endif()
+    endforeach()
+endforeach()
+foreach(private engine.hpp engine_reduce.hpp element_types.hpp convert.hpp copy.hpp allocator.hpp)
+    if(EXISTS "${PREFIX}/include/nt/detail/${private}" OR EXISTS "${PREFIX}/include/nt/${private}")
+        message(FATAL_ERROR "the private header ${private} was installed")
+    endif()
+endforeach()
+list(LENGTH installed_headers header_count)
+message(STATUS "${header_count} public headers installed, none private")
+
 file(GLOB_RECURSE config_files "${PREFIX}/*/ntensorConfig.cmake")
 file(GLOB_RECURSE version_files "${PREFIX}/*/ntensorConfigVersion.cmake")
 file(GLOB_RECURSE target_files "${PREFIX}/*/ntensorTargets.cmake")

@@ -4,13 +4,16 @@
 // Kernels work on one element type T at a time (mixed-type operations first cast to
 // the common type), take pointers and strides in elements over one common shape
 // (strides already permuted and broadcast: 0 on broadcast axes), and are compiled
-// once per supported type in src/core/ops_kernels.cpp. The result type of each
+// once per element type (src/core/kernels/). The result type of each
 // operation is given by the traits below.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <type_traits>
+
+#include "nt/dtype.hpp"
+#include "nt/promote.hpp"
 
 namespace nt::detail {
 
@@ -30,15 +33,14 @@ enum class reduce_op : std::uint8_t { sum, mean, min, max, prod, argmax, argmin,
     return op != unary_op::abs && op != unary_op::neg && op != unary_op::logical_not;
 }
 
-/// Floating type of true division and float math on T: T for floats, float for
-/// bool and uint8 (NumPy would use float16, which ntensor does not have), double
-/// for 32- and 64-bit integers (NumPy's rule).
+/// Floating type of float math (sqrt, exp, ...) on T: T for floating types, else the
+/// smallest floating type holding T's values (NumPy's rule): half for bool and 8-bit
+/// integers, float for 16-bit integers, double for 32- and 64-bit integers.
 template <class T>
-using float_result_t = std::conditional_t<std::is_floating_point_v<T>, T,
-                                          std::conditional_t<(sizeof(T) <= 1), float, double>>;
+using float_result_t = std::conditional_t<is_floating_element_v<T>, T, floating_of_size<2 * sizeof(T)>>;
 /// Same, for true division (NumPy: every integer division gives double).
 template <class T>
-using div_result_t = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+using div_result_t = std::conditional_t<is_floating_element_v<T>, T, double>;
 
 /// The result element type of `op` on operands of type T.
 template <binary_op Op, class T>
@@ -72,8 +74,10 @@ void run_where(std::span<const std::int64_t> shape, T* out, std::span<const std:
                std::span<const std::int64_t> cond_strides, const T* a, std::span<const std::int64_t> a_strides,
                const T* b, std::span<const std::int64_t> b_strides);
 
-/// Result type of a reduction: sum/prod of bool and integers give int64, mean of
-/// non-floats gives double, argmax/argmin give int64, any/all give bool.
+/// Result type of a reduction (NumPy's): sum/prod of unsigned integers give uint64, of
+/// signed integers and bool int64, of floating types the type itself (half sums
+/// accumulate in float); mean of integers and bool gives double, of floating types the
+/// type itself; argmax/argmin give int64, any/all bool.
 template <reduce_op Op, class T>
 using reduce_result_t = std::conditional_t<
     Op == reduce_op::any || Op == reduce_op::all, bool,
@@ -81,8 +85,10 @@ using reduce_result_t = std::conditional_t<
         Op == reduce_op::argmax || Op == reduce_op::argmin, std::int64_t,
         std::conditional_t<
             Op == reduce_op::mean, div_result_t<T>,
-            std::conditional_t<(Op == reduce_op::sum || Op == reduce_op::prod) && !std::is_floating_point_v<T>,
-                               std::int64_t, T>>>>;
+            std::conditional_t<(Op == reduce_op::sum || Op == reduce_op::prod) && !is_floating_element_v<T>,
+                               std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>, std::uint64_t,
+                                                  std::int64_t>,
+                               T>>>>;
 
 /// Reduces `in` (over `shape`) into `out`, laid out with keepdims: same rank, stride 0
 /// on the reduced axes (marked in `reduced`). For argmax/argmin the index counts the

@@ -1,4 +1,4 @@
-// nt/detail/copy.hpp: the one type-erased entry point for strided element copies.
+// copy.hpp (private): the one type-erased entry point for strided element copies.
 //
 // Every copy the tensor core makes (clone, contiguous, reshape copies, assign,
 // to_vector) goes through copy_elements, and every fill through fill_elements, so a

@@ -1,4 +1,5 @@
-// nt/detail/engine.hpp: the strided element-wise engine (layout level, type generic).
+// engine.hpp (private): the strided element-wise engine (layout level, type generic).
+// Reductions are in engine_reduce.hpp.
 //
 // Operands are described by a base pointer and strides in elements over one common
 // shape (strides may be 0 to broadcast, or negative). A compiled planner
@@ -87,6 +88,15 @@ void fill_strided(void* dst, std::span<const std::int64_t> dst_strides, std::spa
 using op_ptrs = std::array<char*, max_operands>;
 using op_strides = std::array<std::int64_t, max_operands>;
 
+/// A 2-D kernel behind a plain function pointer: kernel(context, n0, n1, ptrs, s0, s1).
+using plan_kernel_fn = void (*)(const void* context, std::int64_t n0, std::int64_t n1, char* const* p,
+                                const std::int64_t* s0, const std::int64_t* s1);
+
+/// run_plan's walk (engine.cpp): compiled once instead of once per kernel, which
+/// keeps the per-type kernel files' build time down; the kernel is called once per
+/// piece of rows, so the indirect call costs nothing measurable.
+void run_plan_impl(const loop_plan& plan, const op_ptrs& base, plan_kernel_fn kernel, const void* context);
+
 /// Runs `kernel(n0, n1, ptrs, s0, s1)` over the plan: n0 rows of n1 elements, operand k
 /// at ptrs[k] + i * s0[k] + j * s1[k] (byte strides). May run concurrently on disjoint
 /// pieces; the kernel must be callable from several threads.
@@ -94,114 +104,22 @@ template <class Kernel>
 void run_plan(const loop_plan& plan, const op_ptrs& base, const Kernel& kernel) {
     if (plan.empty) return;
     const int nd = plan.ndim();
-    const int nops = plan.nops;
-    op_ptrs origin{};
-    op_strides s0{}, s1{};
-    for (int k = 0; k < nops; ++k) {
-        origin[k] = base[k] + plan.offset[k];
-        s0[k] = plan.stride[k][nd - 2];
-        s1[k] = plan.stride[k][nd - 1];
-    }
-    const std::int64_t n0axis = plan.size[nd - 2];
-    const std::int64_t n1 = plan.size[nd - 1];
-    const bool parallel = want_parallel(plan.elements);
-    if (nd == 2 && !plan.blocked && !parallel) {  // small work on two axes: one kernel call
-        kernel(n0axis, n1, origin.data(), s0.data(), s1.data());
+    if (nd == 2 && !plan.blocked && !want_parallel(plan.elements)) {  // small work on two axes: one call
+        op_ptrs origin{};
+        op_strides s0{}, s1{};
+        for (int k = 0; k < plan.nops; ++k) {
+            origin[k] = base[k] + plan.offset[k];
+            s0[k] = plan.stride[k][0];
+            s1[k] = plan.stride[k][1];
+        }
+        kernel(plan.size[0], plan.size[1], origin.data(), s0.data(), s1.data());
         return;
     }
-
-    // Offsets (bytes) of the element at multi-index `flat` over axes [0, upto).
-    auto offsets_of = [&](std::int64_t flat, int upto, op_strides& off) {
-        off = op_strides{};
-        for (int d = upto - 1; d >= 0; --d) {
-            const std::int64_t i = flat % plan.size[d];
-            flat /= plan.size[d];
-            for (int k = 0; k < nops; ++k) off[k] += i * plan.stride[k][d];
-        }
-    };
-
-    if (!plan.blocked) {
-        const std::int64_t rows = plan.elements / n1;
-        // Few rows (e.g. one long contiguous run): split the columns as well.
-        std::int64_t pieces = 1, piece = n1;
-        if (parallel) {
-            const std::int64_t want = std::int64_t{get_num_threads()} * 4;
-            if (rows < want) {
-                pieces = std::min<std::int64_t>((want + rows - 1) / rows, std::max<std::int64_t>(1, n1 / 4096));
-                piece = ((n1 + pieces - 1) / pieces + 63) / 64 * 64;
-                pieces = (n1 + piece - 1) / piece;
-            }
-        }
-        auto walk_rows = [&](std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) {
-            op_strides off;
-            offsets_of(r0, nd - 1, off);
-            dims idx(static_cast<std::size_t>(nd - 1), 0);
-            {
-                std::int64_t flat = r0;
-                for (int d = nd - 2; d >= 0; --d) {
-                    idx[static_cast<std::size_t>(d)] = flat % plan.size[d];
-                    flat /= plan.size[d];
-                }
-            }
-            op_ptrs p{};
-            std::int64_t r = r0;
-            while (r < r1) {
-                const std::int64_t n0 = std::min(r1 - r, n0axis - idx[static_cast<std::size_t>(nd - 2)]);
-                for (int k = 0; k < nops; ++k) p[k] = origin[k] + off[k] + c0 * s1[k];
-                kernel(n0, c1 - c0, p.data(), s0.data(), s1.data());
-                r += n0;
-                if (r >= r1) break;
-                // Advance the odometer past the rows just done, carrying outwards.
-                int d = nd - 2;
-                idx[static_cast<std::size_t>(d)] += n0;
-                for (int k = 0; k < nops; ++k) off[k] += n0 * plan.stride[k][d];
-                while (d > 0 && idx[static_cast<std::size_t>(d)] == plan.size[d]) {
-                    for (int k = 0; k < nops; ++k) off[k] -= plan.size[d] * plan.stride[k][d];
-                    idx[static_cast<std::size_t>(d)] = 0;
-                    --d;
-                    ++idx[static_cast<std::size_t>(d)];
-                    for (int k = 0; k < nops; ++k) off[k] += plan.stride[k][d];
-                }
-            }
-        };
-        auto body = [&](std::int64_t u0, std::int64_t u1) {
-            if (pieces == 1) {
-                walk_rows(u0, u1, 0, n1);
-                return;
-            }
-            for (std::int64_t u = u0; u < u1; ++u) {
-                const std::int64_t c0 = (u % pieces) * piece;
-                walk_rows(u / pieces, u / pieces + 1, c0, std::min(n1, c0 + piece));
-            }
-        };
-        if (parallel)
-            parallel_for(rows * pieces, body);
-        else
-            body(0, rows * pieces);
-        return;
-    }
-
-    // Tiled: axes nd-2 (A) and nd-1 (B) in tile_outer x tile_inner tiles.
-    const std::int64_t ta = plan.tile_outer, tb = plan.tile_inner;
-    const std::int64_t tiles_a = (n0axis + ta - 1) / ta;
-    const std::int64_t outer = plan.elements / (n0axis * n1);
-    auto body = [&](std::int64_t u0, std::int64_t u1) {
-        op_strides off;
-        op_ptrs p{};
-        for (std::int64_t u = u0; u < u1; ++u) {
-            offsets_of(u / tiles_a, nd - 2, off);
-            const std::int64_t a0 = (u % tiles_a) * ta;
-            const std::int64_t na = std::min(ta, n0axis - a0);
-            for (std::int64_t b0 = 0; b0 < n1; b0 += tb) {
-                for (int k = 0; k < nops; ++k) p[k] = origin[k] + off[k] + a0 * s0[k] + b0 * s1[k];
-                kernel(na, std::min(tb, n1 - b0), p.data(), s0.data(), s1.data());
-            }
-        }
-    };
-    if (parallel)
-        parallel_for(outer * tiles_a, body);
-    else
-        body(0, outer * tiles_a);
+    run_plan_impl(
+        plan, base,
+        [](const void* context, std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0,
+           const std::int64_t* s1) { (*static_cast<const Kernel*>(context))(n0, n1, p, s0, s1); },
+        &kernel);
 }
 
 // --------------------------------------------------------------------------------------
@@ -326,6 +244,32 @@ private:
         }
     }
 
+    // n0 rows of n1 elements with a contiguous output and input access modes M...:
+    // streamed out for large outputs (see stream_row), else the plain loop.
+    template <access... M>
+    void rows(std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0,
+              const std::array<std::int64_t, sizeof...(Ins) + 1>& es) const {
+        rows_impl<M...>(n0, n1, p, s0, es, std::index_sequence_for<Ins...>{});
+    }
+    template <access... M, std::size_t... I>
+    void rows_impl(std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0,
+                   const std::array<std::int64_t, sizeof...(Ins) + 1>& es, std::index_sequence<I...>) const {
+        const bool streaming = stream && n1 * std::int64_t{sizeof(Out)} >= stream_min_row_bytes;
+        for (std::int64_t r = 0; r < n0; ++r) {
+            const std::tuple<const Ins*...> in{row_ptr<const Ins>(p, s0, static_cast<int>(I) + 1, r)...};
+            Out* o = row_ptr<Out>(p, s0, 0, r);
+            if (streaming)
+                stream_row(n1, o, [&](std::int64_t i) {
+                    return static_cast<Out>(f(at<M>(std::get<I>(in), i, es[I + 1])...));
+                });
+            else if constexpr (sizeof...(Ins) == 1)
+                loop_n<M...>(n1, o, std::get<0>(in), es[1], f);
+            else
+                loop_n<M...>(n1, o, std::get<0>(in), es[1], std::get<1>(in), es[2], f);
+        }
+        if (streaming) stream_fence();
+    }
+
     template <std::size_t... I>
     void run(std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0, const std::int64_t* s1,
              std::index_sequence<I...>) const {
@@ -339,41 +283,21 @@ private:
         if constexpr (sizeof...(Ins) == 0) {
             for (std::int64_t r = 0; r < n0; ++r) loop_n(n1, row_ptr<Out>(p, s0, 0, r), f);
         } else if constexpr (sizeof...(Ins) == 1) {
-            using A = std::tuple_element_t<0, ins>;
-            const bool streaming = stream && n1 * std::int64_t{sizeof(Out)} >= stream_min_row_bytes;
-            with_access(access_of(es[1]), [&](auto ma) {
-                constexpr access MA = decltype(ma)::value;
-                for (std::int64_t r = 0; r < n0; ++r) {
-                    const A* a = row_ptr<const A>(p, s0, 1, r);
-                    if (streaming)
-                        stream_row(n1, row_ptr<Out>(p, s0, 0, r),
-                                   [&](std::int64_t i) { return static_cast<Out>(f(at<MA>(a, i, es[1]))); });
-                    else
-                        loop_n<MA>(n1, row_ptr<Out>(p, s0, 0, r), a, es[1], f);
-                }
-            });
-            if (streaming) stream_fence();
+            // Contiguous input: the loop the compiler vectorises; a strided or
+            // broadcast one: the generic loop (stride 0 reads one value). Each variant
+            // is compiled per operation and type, so only the ones that pay are kept.
+            if (access_of(es[1]) == access::contig) rows<access::contig>(n0, n1, p, s0, es);
+            else rows<access::strided>(n0, n1, p, s0, es);
         } else if constexpr (sizeof...(Ins) == 2) {
-            using A = std::tuple_element_t<0, ins>;
-            using B = std::tuple_element_t<1, ins>;
-            const bool streaming = stream && n1 * std::int64_t{sizeof(Out)} >= stream_min_row_bytes;
-            with_access(access_of(es[1]), [&](auto ma) {
-                with_access(access_of(es[2]), [&](auto mb) {
-                    constexpr access MA = decltype(ma)::value;
-                    constexpr access MB = decltype(mb)::value;
-                    for (std::int64_t r = 0; r < n0; ++r) {
-                        const A* a = row_ptr<const A>(p, s0, 1, r);
-                        const B* b = row_ptr<const B>(p, s0, 2, r);
-                        if (streaming)
-                            stream_row(n1, row_ptr<Out>(p, s0, 0, r), [&](std::int64_t i) {
-                                return static_cast<Out>(f(at<MA>(a, i, es[1]), at<MB>(b, i, es[2])));
-                            });
-                        else
-                            loop_n<MA, MB>(n1, row_ptr<Out>(p, s0, 0, r), a, es[1], b, es[2], f);
-                    }
-                });
-            });
-            if (streaming) stream_fence();
+            // Both contiguous, or one of them broadcast (a tensor with a scalar, a row
+            // over a matrix): specialised, vectorised loops. A strided input (its
+            // gathers do not vectorise profitably) or two broadcast ones: the generic
+            // loop, still with a contiguous output.
+            const access ma = access_of(es[1]), mb = access_of(es[2]);
+            if (ma == access::contig && mb == access::contig) rows<access::contig, access::contig>(n0, n1, p, s0, es);
+            else if (ma == access::contig && mb == access::scalar) rows<access::contig, access::scalar>(n0, n1, p, s0, es);
+            else if (ma == access::scalar && mb == access::contig) rows<access::scalar, access::contig>(n0, n1, p, s0, es);
+            else rows<access::strided, access::strided>(n0, n1, p, s0, es);
         } else {
             using A = std::tuple_element_t<0, ins>;
             using B = std::tuple_element_t<1, ins>;
@@ -457,4 +381,3 @@ void elementwise(std::span<const std::int64_t> shape, Out* out, std::span<const 
 
 }  // namespace nt::detail
 
-#include "nt/detail/engine_reduce.hpp"

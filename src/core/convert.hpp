@@ -1,4 +1,4 @@
-// nt/detail/convert.hpp: type-converting strided copies (assign across dtypes).
+// convert.hpp (private): type-converting strided copies (assign across dtypes).
 #pragma once
 
 #include "nt/dtype.hpp"

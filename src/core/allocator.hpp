@@ -1,4 +1,4 @@
-// nt/detail/allocator.hpp: aligned buffers for tensor storage, with a cache of large blocks.
+// allocator.hpp (private): aligned buffers for tensor storage, with a cache of large blocks.
 //
 // Fresh large buffers cost page faults on first touch (one per 4 KiB page), often more
 // than the operation that fills them. allocate() therefore keeps recently freed large
@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstddef>
+
+#include "nt/storage.hpp"
 
 namespace nt::detail {
 
@@ -28,21 +30,11 @@ inline constexpr std::size_t large_threshold = std::size_t{1} << 20;
 /// Large blocks go to the cache (evicting the oldest beyond the limit). Null is a no-op.
 void deallocate(void* p, std::size_t bytes) noexcept;
 
-struct allocator_stats {
-    std::size_t cache_hits = 0;     ///< large allocations served from the cache
-    std::size_t cache_misses = 0;   ///< large allocations that mapped fresh memory
-    std::size_t cached_blocks = 0;  ///< blocks held right now
-    std::size_t cached_bytes = 0;   ///< bytes held right now (by size class)
-    std::size_t cache_limit = 0;    ///< the most the cache may hold
-};
-
+// The cache controls users may call are public, in <nt/storage.hpp> (nt::
+// get_allocator_stats, ...); these are their implementations.
+using allocator_stats = nt::allocator_stats;
 [[nodiscard]] allocator_stats get_allocator_stats() noexcept;
-
-/// Sets the cache bound in bytes (0 disables caching) and evicts down to it.
-/// Default: min(1 GiB, physical memory / 8); environment NT_ALLOC_CACHE_MB overrides.
 void set_allocator_cache_limit(std::size_t bytes) noexcept;
-
-/// Returns every cached block to the system.
 void release_allocator_cache() noexcept;
 
 /// The size class a large request is rounded to (exposed for tests): eight classes

@@ -1,4 +1,4 @@
-// nt/detail/engine_reduce.hpp: strided reductions (sum, prod, min, max, any, all, ...).
+// engine_reduce.hpp (private): strided reductions (sum, prod, min, max, any, all, ...).
 //
 // reduce() folds the input over every axis where the output stride is 0 (the output is
 // laid out with keepdims: same rank as the input, stride 0 on reduced axes). The result
@@ -8,20 +8,23 @@
 //
 // Two traversals, picked by where the input is fastest:
 //  - inner: the input's fastest axis is reduced. Each output element folds runs along
-//    it with NumPy's pairwise scheme (8 accumulators, 128-element leaves), the runs of
+//    it with NumPy's pairwise scheme (8 accumulators, 128-element leaves; exact
+//    reductions such as integer sums fold in order), the runs of
 //    a block combined in order.
 //  - outer: the input's fastest axis is kept. Rows of the input are folded into a row
 //    of accumulators (vectorised across the kept axis), pairwise over rows with leaves
 //    of 8 rows, so the error grows like log(rows) too.
 #pragma once
 
-#include "nt/detail/engine.hpp"
+#include "nt/small_vector.hpp"
+#include "nt/threads.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <span>
+#include <type_traits>
 
 namespace nt::detail {
 
@@ -99,33 +102,45 @@ struct all_op {
 
 namespace reduce_impl {
 
-/// NumPy's pairwise fold of n >= 1 elements at p with stride s (elements).
+/// Folds n >= 1 elements at p with stride s (elements) in order, one accumulator.
+template <bool Contig, class Acc, class In, class Op>
+Acc fold_in_order(const In* p, std::int64_t n, std::int64_t s, const Op& op) {
+    Acc r = op.reduce(op.identity(), p[0]);
+    for (std::int64_t i = 1; i < n; ++i) r = op.reduce(r, Contig ? p[i] : p[i * s]);
+    return r;
+}
+
+/// NumPy's pairwise fold of n >= 1 elements at p with stride s (elements), for
+/// floating accumulators. Other reductions (integer sums and products, which wrap,
+/// min, max, any, all) are exact and associative, so they fold in order: the same
+/// result, and GCC 12 at -O3 miscompiles the eight-accumulator loop for wrapping
+/// int64 sums of uint8 (24 ones summed to 9).
 template <bool Contig, class Acc, class In, class Op>
 Acc pairwise(const In* p, std::int64_t n, std::int64_t s, const Op& op) {
-    auto x = [&](std::int64_t i) -> const In& {
-        if constexpr (Contig) return p[i];
-        else return p[i * s];
-    };
-    if (n < 8) {
-        Acc r = op.reduce(op.identity(), x(0));
-        for (std::int64_t i = 1; i < n; ++i) r = op.reduce(r, x(i));
-        return r;
+    if constexpr (!std::is_floating_point_v<Acc>) {
+        return fold_in_order<Contig, Acc>(p, n, s, op);
+    } else {
+        auto x = [&](std::int64_t i) -> const In& {
+            if constexpr (Contig) return p[i];
+            else return p[i * s];
+        };
+        if (n < 8) return fold_in_order<Contig, Acc>(p, n, s, op);
+        if (n <= 128) {
+            Acc r[8];
+            for (int j = 0; j < 8; ++j) r[j] = op.reduce(op.identity(), x(j));
+            std::int64_t i = 8;
+            for (; i + 8 <= n; i += 8)
+                for (int j = 0; j < 8; ++j) r[j] = op.reduce(r[j], x(i + j));
+            Acc res = op.combine(op.combine(op.combine(r[0], r[1]), op.combine(r[2], r[3])),
+                                 op.combine(op.combine(r[4], r[5]), op.combine(r[6], r[7])));
+            for (; i < n; ++i) res = op.reduce(res, x(i));
+            return res;
+        }
+        std::int64_t half = n / 2;
+        half -= half % 8;
+        const In* q = Contig ? p + half : p + half * s;
+        return op.combine(pairwise<Contig, Acc>(p, half, s, op), pairwise<Contig, Acc>(q, n - half, s, op));
     }
-    if (n <= 128) {
-        Acc r[8];
-        for (int j = 0; j < 8; ++j) r[j] = op.reduce(op.identity(), x(j));
-        std::int64_t i = 8;
-        for (; i + 8 <= n; i += 8)
-            for (int j = 0; j < 8; ++j) r[j] = op.reduce(r[j], x(i + j));
-        Acc res = op.combine(op.combine(op.combine(r[0], r[1]), op.combine(r[2], r[3])),
-                             op.combine(op.combine(r[4], r[5]), op.combine(r[6], r[7])));
-        for (; i < n; ++i) res = op.reduce(res, x(i));
-        return res;
-    }
-    std::int64_t half = n / 2;
-    half -= half % 8;
-    const In* q = Contig ? p + half : p + half * s;
-    return op.combine(pairwise<Contig, Acc>(p, half, s, op), pairwise<Contig, Acc>(q, n - half, s, op));
 }
 
 /// Pairwise combine of n >= 1 partials at v with stride s.

@@ -1,0 +1,44 @@
+// element_types.hpp (private): the element types as a Boost.Hana list, built from
+// NT_FOR_EACH_ELEMENT_TYPE (nt/dtype.hpp), and a dispatcher from a runtime dtype to
+// its static type.
+//
+// Why Hana here and an X-macro in the public header: compile-time work over the
+// types (every pair for the promotion table and the casts, a visitor from a runtime
+// dtype) reads best as algorithms on a type list, and Hana is heavy, so it stays in
+// src/ and the tests (private include directory), never in include/nt/.
+#pragma once
+
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/type.hpp>
+
+#include <cstdint>
+#include <utility>
+
+#include "nt/dtype.hpp"
+
+namespace nt::detail {
+
+namespace element_types_impl {
+// The macro expands to ", bool, std::int8_t, ..."; the leading `void` absorbs the
+// first comma.
+template <class Void, class... Ts>
+inline constexpr auto drop_void = boost::hana::tuple_t<Ts...>;
+#define NT_HANA_ELEMENT(T, TAG, NAME) , T
+inline constexpr auto list = drop_void<void NT_FOR_EACH_ELEMENT_TYPE(NT_HANA_ELEMENT)>;
+#undef NT_HANA_ELEMENT
+}  // namespace element_types_impl
+
+/// Every element type nt::Tensor supports, in dtype order.
+inline constexpr auto element_types = element_types_impl::list;
+
+/// Calls `f(boost::hana::type_c<T>)` for the T whose dtype is `d`.
+template <class F>
+void visit_dtype(dtype d, F&& f) {
+    boost::hana::for_each(element_types, [&](auto t) {
+        using T = typename decltype(t)::type;
+        if (dtype_of<T> == d) f(t);
+    });
+}
+
+}  // namespace nt::detail
