@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "json_document.hpp"
+#include "nt/dtype.hpp"
 #include "nt/error.hpp"
 #include "nt/pipeline.hpp"
 
@@ -43,13 +44,12 @@ const std::vector<std::string_view> step_keys{"name", "broadcast", "to", "policy
 /// Keys listed in an unknown_tensor message; more are counted, not listed.
 constexpr std::size_t max_listed_keys = 20;
 
-/// dtype spellings of a config: ntensor's short names and NumPy's names.
+/// dtype spellings of a config: ntensor's short names and NumPy's names, from the
+/// one list of element types (nt/dtype.hpp; only its macro is used here).
 constexpr std::pair<std::string_view, std::string_view> dtype_spellings[] = {
-    {"b8", "b8"},     {"bool", "b8"},     {"i8", "i8"},       {"int8", "i8"},       {"i16", "i16"},
-    {"int16", "i16"}, {"i32", "i32"},     {"int32", "i32"},   {"i64", "i64"},       {"int64", "i64"},
-    {"u8", "u8"},     {"uint8", "u8"},    {"u16", "u16"},     {"uint16", "u16"},    {"u32", "u32"},
-    {"uint32", "u32"}, {"u64", "u64"},    {"uint64", "u64"},  {"f16", "f16"},       {"float16", "f16"},
-    {"f32", "f32"},   {"float32", "f32"}, {"f64", "f64"},     {"float64", "f64"},
+#define NT_DTYPE_SPELLINGS(T, TAG, NAME) {#TAG, #TAG}, {NAME, #TAG},
+    NT_FOR_EACH_ELEMENT_TYPE(NT_DTYPE_SPELLINGS)
+#undef NT_DTYPE_SPELLINGS
 };
 
 [[noreturn]] void fail_at(errc code, std::string_view path, const std::string& problem_and_fix) {
