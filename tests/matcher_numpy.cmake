@@ -9,5 +9,4 @@ add_test(NAME matcher_numpy_generate_fresh
                  -DOUT=${CMAKE_CURRENT_BINARY_DIR}/data/broadcast_fresh.txt
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/numpy/run_fresh_seed.cmake)
 set_tests_properties(matcher_numpy_generate matcher_numpy_generate_fresh PROPERTIES FIXTURES_SETUP matcher_numpy)
-add_test(NAME matcher_numpy COMMAND test_matcher "[numpy]")
-set_tests_properties(matcher_numpy PROPERTIES FIXTURES_REQUIRED matcher_numpy)
+nt_discover_numpy_cases(test_matcher matcher_numpy matcher_numpy)

@@ -9,6 +9,5 @@ add_test(NAME ops_numpy_generate_fresh
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/numpy/run_fresh_seed.cmake)
 set_tests_properties(ops_numpy_generate ops_numpy_generate_fresh PROPERTIES FIXTURES_SETUP ops_numpy)
 if(TARGET test_ops)
-    add_test(NAME ops_numpy COMMAND test_ops "[numpy]")
-    set_tests_properties(ops_numpy PROPERTIES FIXTURES_REQUIRED ops_numpy)
+    nt_discover_numpy_cases(test_ops ops_numpy ops_numpy)
 endif()

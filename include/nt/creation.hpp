@@ -28,6 +28,11 @@ template <element T>
 class nested {
 public:
     nested(T value) noexcept : value_(value), leaf_(true) {}                                 // NOLINT
+    /// nt::half from any number (`nt::tensor<nt::half>({0.5, 1.5})`): two user-defined
+    /// conversions in a row (double -> half -> nested) would not be allowed.
+    template <class A>
+        requires(std::is_same_v<T, half> && std::is_arithmetic_v<A>)
+    nested(A value) noexcept : value_(value), leaf_(true) {}  // NOLINT
     nested(std::initializer_list<nested> items) noexcept : items_(items), leaf_(false) {}  // NOLINT
 
     [[nodiscard]] bool is_leaf() const noexcept { return leaf_; }
@@ -152,8 +157,10 @@ template <element T>
     for (std::int64_t i = 0; i < n; ++i) {
         if constexpr (is_floating_element_v<T>)
             out[i] = static_cast<T>(static_cast<double>(start) + static_cast<double>(i) * static_cast<double>(step));
-        else
-            out[i] = static_cast<T>(start + static_cast<T>(i) * step);
+        else  // in 64-bit unsigned arithmetic: start + i * step may pass through overflow
+              // (INT64_MIN + 2 * INT64_MAX), though every element lies in [start, stop)
+            out[i] = static_cast<T>(static_cast<std::uint64_t>(start) +
+                                    static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(step));
     }
     return t;
 }

@@ -128,7 +128,8 @@ private:
 [[nodiscard]] std::optional<dims> reshape_strides(const layout& from, std::span<const std::int64_t> new_sizes,
                                                   bool fortran = false);
 
-/// Product of `sizes`, or nullopt on int64 overflow or a negative size.
+/// Product of `sizes`, or nullopt on a negative size or when the product of the
+/// non-zero sizes overflows int64 (NumPy refuses such shapes even with a 0 among them).
 [[nodiscard]] std::optional<std::int64_t> checked_element_count(std::span<const std::int64_t> sizes) noexcept;
 
 }  // namespace nt

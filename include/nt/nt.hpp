@@ -5,7 +5,7 @@
 #pragma once
 
 #include "nt/axis.hpp"
-#include "nt/config.hpp"
+#include "nt/shape_config.hpp"
 #include "nt/creation.hpp"
 #include "nt/dtype.hpp"
 #include "nt/elementwise.hpp"

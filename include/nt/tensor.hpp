@@ -167,7 +167,7 @@ public:
     /// Same as fill(value).
     Tensor& assign(T value) { return fill(value); }
     /// Copies `src`, broadcast to this tensor's spec (names first, unnamed axes
-    /// right-aligned; spec/matching.md), into this view. Works when `src` overlaps
+    /// right-aligned; docs/matching.md), into this view. Works when `src` overlaps
     /// this (as if `src` were copied first). Throws read_only and the matcher's errors
     /// (incompatible_sizes, no_counterpart).
     ///     a.index(nt::all, 1).assign(nt::scalar(99));

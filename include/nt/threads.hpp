@@ -14,11 +14,16 @@ namespace nt {
 
 /// Sets how many threads (the caller included) large operations may use.
 /// `n == 0` means the hardware concurrency; `n == 1` runs everything on the caller.
-/// Negative values throw nt::error (invalid_argument). Cheap to call; the pool is
+/// Negative values and values over nt::max_threads throw nt::error
+/// (invalid_argument). Cheap to call; the pool is
 /// rebuilt lazily. The initial value comes from the environment variable
 /// NT_NUM_THREADS if set, else the hardware concurrency.
 ///     nt::set_num_threads(1);   // deterministic single-threaded timing
 void set_num_threads(int n);
+
+/// The largest thread count set_num_threads and NT_NUM_THREADS accept. Past it,
+/// thread creation fails with std::system_error and parked workers pile up.
+inline constexpr int max_threads = 1024;
 
 /// The number of threads large operations use (>= 1).
 [[nodiscard]] int get_num_threads() noexcept;

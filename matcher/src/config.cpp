@@ -1,11 +1,11 @@
-// JSON shape configs and JSON plans (spec/config.md).
+// JSON shape configs and JSON plans (docs/config.md).
 //
 // The reader is deliberately strict: a config is usually written by hand next to a
 // pipeline, and a typo that passes silently ("polcy": "search") is worse than an
 // error. Every problem is an nt::error whose message says where (a path such as
 // `tensors.lbl.shape[2]`), what was found there, and how to fix it. nlohmann/json
 // stays in this file; its exceptions never escape.
-#include "nt/config.hpp"
+#include "nt/shape_config.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -199,20 +199,28 @@ std::string names_string(const spec& s) {
     return out;
 }
 
-std::string to_string(const spec& s) {
-    std::string out = "(";
-    for (std::size_t i = 0; i < s.rank(); ++i) {
+std::string spec_string(std::span<const std::int64_t> sizes, std::span<const name> names) {
+    std::string out = shape_string(sizes);
+    bool named = false;
+    for (name n : names) named = named || n.has_value();
+    if (!named) return out;
+    out.back() = ' ';
+    out += "| ";
+    for (std::size_t i = 0; i < names.size(); ++i) {
         if (i) out += ',';
-        out += std::to_string(s.size(i));
-    }
-    if (s.has_names()) {
-        out += " | ";
-        for (std::size_t i = 0; i < s.rank(); ++i) {
-            if (i) out += ',';
-            out += s.name(i).str();
-        }
+        out += names[i].str();
     }
     return out + ")";
+}
+
+std::string to_string(const spec& s) {
+    small_vector<std::int64_t, 8> sizes;
+    small_vector<name, 8> names;
+    for (const axis_spec& ax : s) {
+        sizes.push_back(ax.size);
+        names.push_back(ax.name);
+    }
+    return spec_string(sizes.span(), names.span());
 }
 
 std::ostream& operator<<(std::ostream& os, const spec& s) { return os << to_string(s); }

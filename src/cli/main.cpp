@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "nt/config.hpp"
+#include "nt/shape_config.hpp"
 #include "nt/error.hpp"
 #include "nt/match.hpp"
 #include "nt/version.hpp"

@@ -1,5 +1,4 @@
 // tensor_base: broadcasting views (through the matcher's plans) and alignment by name.
-#include "broadcast_map.hpp"
 #include "core_errors.hpp"
 #include "nt/detail/tensor_base.hpp"
 #include "nt/match.hpp"
@@ -74,25 +73,11 @@ void append_axis(const nt::layout& l, std::int64_t k, dims& sizes, dims& strides
 
 }  // namespace
 
-bool right_aligned_map(std::span<const std::int64_t> sizes, std::span<const std::int64_t> target,
-                       small_vector<std::int32_t, 8>& map) {
-    const std::size_t rank = sizes.size();
-    if (rank > target.size()) return false;
-    const std::size_t shift = target.size() - rank;
-    map.clear();
-    map.resize(target.size(), inserted_axis);
-    for (std::size_t a = 0; a < rank; ++a) {
-        if (sizes[a] != 1 && sizes[a] != target[a + shift]) return false;
-        map[a + shift] = static_cast<std::int32_t>(a);
-    }
-    return true;
-}
-
 tensor_base tensor_base::broadcast_to(std::span<const std::int64_t> shape) const {
     check_sizes(shape, "broadcast_to");
     const nt::spec target = spec_of(shape);
     small_vector<std::int32_t, 8> map;
-    if (right_aligned_map(this->shape(), shape, map)) return apply_map(*this, map.span(), target, "broadcast_to");
+    if (numpy_broadcast_map(this->shape(), shape, map)) return apply_map(*this, map.span(), target, "broadcast_to");
     match_options options;
     options.policy = policy::positional;
     options.labels = tensor_label;
@@ -105,7 +90,7 @@ tensor_base tensor_base::broadcast_to(const nt::spec& target) const {
     small_vector<std::int32_t, 8> map;
     if (!target.has_names() && !has_names(names())) {
         const dims sizes = target.sizes();
-        if (right_aligned_map(this->shape(), sizes.span(), map)) return apply_map(*this, map.span(), target, "broadcast_to");
+        if (numpy_broadcast_map(this->shape(), sizes.span(), map)) return apply_map(*this, map.span(), target, "broadcast_to");
     }
     match_options options;
     options.labels = tensor_label;

@@ -8,18 +8,7 @@ namespace nt::detail {
 std::string shape_text(std::span<const std::int64_t> sizes) { return shape_string(sizes); }
 
 std::string spec_text(std::span<const std::int64_t> sizes, std::span<const name> names) {
-    std::string out = "(";
-    for (std::size_t i = 0; i < sizes.size(); ++i) out += (i ? "," : "") + std::to_string(sizes[i]);
-    bool named = false;
-    for (name n : names) named = named || n.has_value();
-    if (named) {
-        out += " | ";
-        for (std::size_t i = 0; i < names.size(); ++i) {
-            if (i) out += ',';
-            out += names[i].str();
-        }
-    }
-    return out + ")";
+    return spec_string(sizes, names);
 }
 
 std::string list_text(std::span<const std::int64_t> values) {

@@ -4,7 +4,6 @@
 #include <array>
 #include <string>
 
-#include "broadcast_map.hpp"
 #include "nt/elementwise.hpp"
 
 namespace nt::detail {
@@ -18,35 +17,6 @@ bool all_unnamed(std::span<const operand_view> operands) noexcept {
     return true;
 }
 
-// NumPy's rule for unnamed operands, which policy `names` reproduces exactly (the
-// test suite checks both against np.broadcast_shapes): no plan, no allocation.
-bool align_unnamed(std::span<const operand_view> operands, alignment& out) {
-    std::size_t rank = 0;
-    for (const operand_view& v : operands) rank = std::max(rank, v.sizes.size());
-    out.output.clear();
-    for (std::size_t o = 0; o < rank; ++o) {
-        std::int64_t size = 1;
-        for (const operand_view& v : operands) {
-            if (o + v.sizes.size() < rank) continue;
-            const std::int64_t d = v.sizes[o + v.sizes.size() - rank];
-            if (d == 1) continue;
-            if (size != 1 && d != size) return false;
-            size = d;
-        }
-        out.output.push_back({size, {}});
-    }
-    for (std::size_t i = 0; i < operands.size(); ++i) {
-        dims& st = out.strides[i];
-        st.clear();
-        const std::size_t shift = rank - operands[i].sizes.size();
-        for (std::size_t o = 0; o < rank; ++o) {
-            if (o < shift || operands[i].sizes[o - shift] == 1) st.push_back(0);
-            else st.push_back(operands[i].strides[o - shift]);
-        }
-    }
-    return true;
-}
-
 // An operand's strides over the output: 0 on inserted and broadcast (size-1) axes.
 void strides_from_map(std::span<const std::int32_t> map, const operand_view& operand, dims& out) {
     out.clear();
@@ -54,6 +24,24 @@ void strides_from_map(std::span<const std::int32_t> map, const operand_view& ope
         const auto axis = static_cast<std::size_t>(a);
         out.push_back(a == inserted_axis || operand.sizes[axis] == 1 ? 0 : operand.strides[axis]);
     }
+}
+
+// NumPy's rule for unnamed operands, which policy `names` reproduces exactly (the
+// test suite checks both against np.broadcast_shapes): no plan, no allocation.
+bool align_unnamed(std::span<const operand_view> operands, alignment& out) {
+    std::array<std::span<const std::int64_t>, 3> shapes;
+    const std::size_t n = std::min(operands.size(), shapes.size());
+    for (std::size_t i = 0; i < n; ++i) shapes[i] = operands[i].sizes;
+    dims common;
+    if (!numpy_broadcast_shape(std::span(shapes.data(), n), common)) return false;
+    out.output.clear();
+    for (std::int64_t size : common) out.output.push_back({size, {}});
+    small_vector<std::int32_t, 8> map;
+    for (std::size_t i = 0; i < n; ++i) {
+        numpy_broadcast_map(operands[i].sizes, common.span(), map);  // fits: common is their broadcast
+        strides_from_map(map.span(), operands[i], out.strides[i]);
+    }
+    return true;
 }
 
 void strides_from_plan(const plan& p, std::span<const operand_view> operands, alignment& out) {
@@ -92,7 +80,7 @@ void align_to_destination(std::string_view op_name, const spec& destination, con
     if (!destination.has_names() && !source.has_names()) {
         small_vector<std::int32_t, 8> map;
         const dims target = destination.sizes();
-        if (right_aligned_map(sizes.span(), target.span(), map)) {
+        if (numpy_broadcast_map(sizes.span(), target.span(), map)) {
             strides_from_map(map.span(), operand, out.strides[0]);
             return;
         }

@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <limits>
 
-#include <range/v3/algorithm/all_of.hpp>
 #include <range/v3/algorithm/sort.hpp>
 #include <range/v3/view/filter.hpp>
 #include <range/v3/view/zip.hpp>
@@ -16,17 +15,19 @@
 namespace nt {
 
 std::optional<std::int64_t> checked_element_count(std::span<const std::int64_t> sizes) noexcept {
+    // NumPy's rule: the product of the non-zero sizes must fit even when another size
+    // is 0, so that every stride of such a shape is representable too.
     std::int64_t count = 1;
     bool zero = false;
     for (std::int64_t s : sizes) {
         if (s < 0) return std::nullopt;
-        if (s == 0) zero = true;
-    }
-    if (zero) return 0;
-    for (std::int64_t s : sizes) {
+        if (s == 0) {
+            zero = true;
+            continue;
+        }
         if (__builtin_mul_overflow(count, s, &count)) return std::nullopt;
     }
-    return count;
+    return zero ? 0 : count;
 }
 
 layout::layout(std::span<const std::int64_t> sizes, std::span<const std::int64_t> strides, std::int64_t offset)
@@ -44,20 +45,22 @@ layout::layout(std::span<const std::int64_t> sizes, std::span<const std::int64_t
 
 dims c_strides(std::span<const std::int64_t> sizes) {
     dims strides(sizes.size(), 0);
-    std::int64_t s = 1;
+    // Unsigned: exact for every shape checked_element_count accepts, and no undefined
+    // behaviour for one it would refuse.
+    std::uint64_t s = 1;
     for (std::size_t i = sizes.size(); i-- > 0;) {
-        strides[i] = s;
-        s *= std::max<std::int64_t>(sizes[i], 1);
+        strides[i] = static_cast<std::int64_t>(s);
+        s *= static_cast<std::uint64_t>(std::max<std::int64_t>(sizes[i], 1));
     }
     return strides;
 }
 
 dims f_strides(std::span<const std::int64_t> sizes) {
     dims strides(sizes.size(), 0);
-    std::int64_t s = 1;
+    std::uint64_t s = 1;  // unsigned, as in c_strides
     for (std::size_t i = 0; i < sizes.size(); ++i) {
-        strides[i] = s;
-        s *= std::max<std::int64_t>(sizes[i], 1);
+        strides[i] = static_cast<std::int64_t>(s);
+        s *= static_cast<std::uint64_t>(std::max<std::int64_t>(sizes[i], 1));
     }
     return strides;
 }
@@ -73,9 +76,11 @@ layout layout::f_contiguous(std::span<const std::int64_t> sizes, std::int64_t of
 }
 
 std::int64_t layout::element_count() const noexcept {
-    std::int64_t n = 1;
-    for (std::int64_t s : sizes_) n *= s;
-    return n;
+    // Unsigned, so a zero size anywhere gives 0 without the other sizes' product
+    // overflowing first ((MAX, MAX, 0)); exact for every shape the library accepts.
+    std::uint64_t n = 1;
+    for (std::int64_t s : sizes_) n *= static_cast<std::uint64_t>(s);
+    return static_cast<std::int64_t>(n);
 }
 
 bool layout::is_contiguous() const noexcept {

@@ -121,7 +121,10 @@ resolved_range resolve_range(const range& r, std::int64_t size, const char* op) 
     if (r.step == 0)
         detail::fail(errc::invalid_argument, op, "slice step is 0; use a step >= 1, or a negative step to reverse");
     if (r.step == std::numeric_limits<std::int64_t>::min())
-        detail::fail(errc::invalid_argument, op, "slice step is too large in magnitude");
+        detail::fail(errc::invalid_argument, op,
+                     "slice step " + std::to_string(r.step) +
+                         " (INT64_MIN) has no positive counterpart, so it cannot reverse an axis; use a step of at "
+                         "least -9223372036854775807 (any step beyond the axis size selects one element)");
     const std::int64_t step = r.step;
     auto adjust = [&](std::optional<std::int64_t> bound, bool is_start) {
         if (!bound) {

@@ -47,6 +47,10 @@ dims infer_shape(std::span<const std::int64_t> shape, std::int64_t count, const 
         fail(errc::invalid_argument, op,
              "cannot reshape " + describe() + " of " + std::to_string(count) + " elements into shape " + shape_text(shape) +
                  " of " + std::to_string(known) + " elements; the element count must stay the same");
+    if (!checked_element_count(out.span()))  // (0, MAX, MAX): NumPy refuses it too
+        fail(errc::invalid_argument, op,
+             "shape " + shape_text(out.span()) + " has too many elements for 64-bit sizes (its non-zero sizes multiply "
+             "past 2^63 - 1, a 0 among them notwithstanding); use smaller sizes");
     return out;
 }
 

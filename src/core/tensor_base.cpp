@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "core_errors.hpp"
 #include "convert.hpp"
@@ -20,6 +21,26 @@ void check_shape(std::span<const std::int64_t> shape, std::string_view op) {
     check_sizes(shape, op);
     if (!checked_element_count(shape))
         fail(errc::invalid_argument, op, "shape " + shape_text(shape) + " has too many elements for 64-bit sizes");
+}
+// The bytes that wrapped strides reach, computed in 128 bits: every offset and the
+// extent must fit int64 (wrap(ptr, {2}, {INT64_MIN}) would otherwise overflow in
+// the span and overlap arithmetic).
+void check_addressable_span(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
+                            std::size_t element_size) {
+    __extension__ using i128 = __int128;
+    for (std::int64_t n : shape)
+        if (n == 0) return;
+    i128 lo = 0, hi = 0;
+    for (std::size_t i = 0; i < shape.size() && i < strides.size(); ++i) {
+        const i128 reach = static_cast<i128>(shape[i] - 1) * strides[i];
+        (reach < 0 ? lo : hi) += reach;
+    }
+    const i128 limit = std::numeric_limits<std::int64_t>::max();
+    if ((hi - lo + 1) * static_cast<i128>(element_size) > limit)
+        fail(errc::invalid_argument, "wrap",
+             "strides " + shape_text(strides) + " over shape " + shape_text(shape) +
+                 " reach further than 64-bit byte offsets can address; pass strides in elements whose span fits "
+                 "the wrapped memory");
 }
 }  // namespace
 
@@ -73,6 +94,7 @@ tensor_base tensor_base::wrap(dtype d, void* ptr, std::span<const std::int64_t> 
         fail(errc::invalid_argument, "wrap",
              std::to_string(strides.size()) + " strides given for shape " + shape_text(shape) +
                  "; give one stride per axis (in elements), or none for C order");
+    check_addressable_span(shape, s.span(), size_of(d));
     nt::layout probe(shape, s.span(), 0);
     const auto bounds = probe.required_span();
     if (!bounds.empty && ptr == nullptr)

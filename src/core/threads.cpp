@@ -28,7 +28,7 @@ int initial_threads() noexcept {
     if (const char* env = std::getenv("NT_NUM_THREADS")) {
         char* end = nullptr;
         const long v = std::strtol(env, &end, 10);
-        if (end != env && v > 0 && v < 4096) return static_cast<int>(v);
+        if (end != env && v > 0 && v <= max_threads) return static_cast<int>(v);
         if (end != env && v == 0) return hardware_threads();
     }
     return hardware_threads();
@@ -172,6 +172,11 @@ pool& the_pool() {
 void set_num_threads(int n) {
     if (n < 0) throw_error(errc::invalid_argument, "set_num_threads: thread count " + std::to_string(n) +
                                                        " is negative; use 0 for the hardware concurrency");
+    if (n > max_threads)
+        throw_error(errc::invalid_argument, "set_num_threads: thread count " + std::to_string(n) +
+                                                " is over the limit of " + std::to_string(max_threads) +
+                                                " (NT_NUM_THREADS has the same bound); use at most " +
+                                                std::to_string(max_threads) + ", or 0 for the hardware concurrency");
     the_pool().set_threads(n == 0 ? hardware_threads() : n);
 }
 

@@ -1,10 +1,10 @@
-// nt/config.hpp: parse_config accepts every valid form of spec/config.md and
+// nt/shape_config.hpp: parse_config accepts every valid form of spec/config.md and
 // rejects everything else with a stable code and a message that says where.
 #include <nt_test_support.hpp>
 
 #include <string>
 
-#include "nt/config.hpp"
+#include "nt/shape_config.hpp"
 
 using nt::errc;
 using nt::test::error_message;

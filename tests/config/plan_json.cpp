@@ -1,4 +1,4 @@
-// nt/config.hpp: plan_config matches what a config asks for, and plan_to_json /
+// nt/shape_config.hpp: plan_config matches what a config asks for, and plan_to_json /
 // error_to_json write exactly the keys of spec/config.md, parsed back here.
 #include <nt_test_support.hpp>
 
@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "nt/config.hpp"
+#include "nt/shape_config.hpp"
 
 using nt::errc;
 using nt::test::error_message;

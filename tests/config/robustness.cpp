@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "nt/config.hpp"
+#include "nt/shape_config.hpp"
 
 namespace {
 

@@ -63,7 +63,7 @@ def random_size(rng):
     return 0 if rng.random() < 0.03 else rng.choice(SIZES)
 
 # Expected nt::errc spelling for each kind of invalid operation (tensor.md,
-# include/nt/error.hpp).
+# matcher/include/nt/error.hpp).
 ERROR_CODES = {
     "axis": "axis_out_of_range",        # an axis index outside -rank..rank-1
     "insert_pos": "axis_out_of_range",  # unsqueeze position outside -rank-1..rank

@@ -1,4 +1,4 @@
-// nt/match.hpp: the axis-matching solver (spec/matching.md).
+// nt/match.hpp: the axis-matching solver (docs/matching.md).
 //
 // Given specs with partly named axes, decide which axes correspond: equal names
 // first, then the unnamed axes right-aligned; the host (highest rank) gives the
@@ -24,7 +24,7 @@
 
 namespace nt {
 
-/// How unnamed axes are paired (spec/matching.md).
+/// How unnamed axes are paired (docs/matching.md).
 enum class policy : std::uint8_t {
     names,       ///< equal names match, then unnamed axes right-aligned (default)
     positional,  ///< NumPy: every axis right-aligned, names must agree
@@ -139,6 +139,18 @@ bool try_match_into(std::span<const spec> specs, const match_options& options, p
 /// false and fills `why` (when not null) on failure.
 bool try_broadcast_to_into(const spec& input, const spec& target, const match_options& options, plan& out,
                            mismatch* why);
+
+/// NumPy's broadcasting rule on bare shapes (np.broadcast_shapes): every axis
+/// right-aligned, sizes equal or 1. Writes the common shape to `out`; false when the
+/// shapes do not broadcast. The one home of the rule: the matcher's unnamed axes and
+/// the tensor core's unnamed fast paths both call it.
+bool numpy_broadcast_shape(std::span<const std::span<const std::int64_t>> shapes, dims& out);
+
+/// NumPy's rule for one shape onto `target` (np.broadcast_to): output axis k takes
+/// axis map[k] of `sizes`, or none (inserted_axis); every size of `sizes` is 1 or the
+/// target's. False when it does not fit.
+bool numpy_broadcast_map(std::span<const std::int64_t> sizes, std::span<const std::int64_t> target,
+                         small_vector<std::int32_t, 8>& map);
 
 /// A table for people: one row per output axis (index, name, size, rule) and one
 /// column per input (which of its axes feeds the row, or "+1" for an insertion).

@@ -1,4 +1,4 @@
-// nt/config.hpp: JSON shape configs and JSON plans (spec/config.md).
+// nt/shape_config.hpp: JSON shape configs and JSON plans (docs/config.md).
 //
 // nlohmann/json stays in the implementation: this header exposes strings only.
 #pragma once
@@ -40,7 +40,7 @@ struct shape_config {
 
 /// The plan as JSON: {"shape", "names", "inputs": {label: {"source_axes", ...}}, ...}.
 /// `labels` name the inputs in order (missing or empty ones print as "input i").
-/// Extra keys, after those of spec/config.md and in a stable order: per input
+/// Extra keys, after those of docs/config.md and in a stable order: per input
 /// "permutation", "inserted", "searched"; then "policy", "union", "host" (null for
 /// broadcast_to), "rules" and "explanation" (nt::explain's table). `indent` < 0
 /// gives one line; otherwise arrays of numbers stay on one line. Throws

@@ -75,6 +75,9 @@ private:
 [[nodiscard]] std::string names_string(const spec& s);
 /// "(2,3,4)".
 [[nodiscard]] std::string shape_string(std::span<const std::int64_t> sizes);
+/// to_string of the spec with these sizes and names (one name per size, or none),
+/// without building it: the one home of the "(2,3 | N,C)" format.
+[[nodiscard]] std::string spec_string(std::span<const std::int64_t> sizes, std::span<const name> names);
 
 std::ostream& operator<<(std::ostream& os, const spec& s);
 
