@@ -36,6 +36,15 @@ int main() {
     std::cout << "u8 + f32  -> " << nt::to_string((u8 + f32).dtype()) << "\n";
     std::cout << "u8 + i32  -> " << nt::to_string((u8 + i32).dtype()) << "\n";
     std::cout << "u8 * 2    -> " << nt::to_string((u8 * 2).dtype()) << "\n";  // a scalar adapts
+    auto i8 = nt::tensor<std::int8_t>({-1, 1});
+    auto u16 = nt::tensor<std::uint16_t>({1, 2});
+    auto i16 = nt::tensor<std::int16_t>({1, 2});
+    auto f16 = nt::tensor<nt::half>({0.5, 1.5});
+    std::cout << "u8 + i8   -> " << nt::to_string((u8 + i8).dtype()) << "\n";   // holds both: int16
+    std::cout << "u16 + i16 -> " << nt::to_string((u16 + i16).dtype()) << "\n";
+    std::cout << "u8 + f16  -> " << nt::to_string((u8 + f16).dtype()) << "\n";
+    std::cout << "i16 + f16 -> " << nt::to_string((i16 + f16).dtype()) << "\n";  // float16 cannot hold int16
+    std::cout << "sum(u8)   -> " << nt::to_string(nt::sum(u8).dtype()) << "\n";   // NumPy's uint64
     // [promotion]
 
     // [named-meets-unnamed]
@@ -76,7 +85,7 @@ int main() {
     std::cout << nt::sum(prob, {"H", "W"}) << "\n";
     std::cout << nt::mean(prob, "CLASS", true).spec() << "\n";  // keepdims
     std::cout << nt::argmax(prob, "CLASS").spec() << " " << nt::max(prob) << "\n";
-    std::cout << nt::sum(x) << "\n";                            // int64 for integers
+    std::cout << nt::sum(x) << "\n";                            // int64 for signed integers
     std::cout << nt::any(x > 2).at() << " " << nt::all(x > 2).at() << "\n";
     // Softmax over CLASS: the keepdims results pair with prob by name.
     auto e = nt::exp(prob - nt::max(prob, "CLASS", true));

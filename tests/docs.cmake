@@ -8,3 +8,13 @@ if(NTENSOR_BUILD_TESTS)
     add_test(NAME docs_snippets
              COMMAND ${NT_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/check_docs.py ${PROJECT_SOURCE_DIR})
 endif()
+
+# The element-type tables of docs/reference.md (types, the 12 x 12 promotion table,
+# result types of float math and reductions) are generated from NumPy; this checks
+# that the page still holds exactly what the generator prints. Update with
+#   /usr/bin/python3 tests/numpy/gen_dtype_tables.py . --write docs/reference.md
+if(NTENSOR_BUILD_TESTS)
+    add_test(NAME docs_dtype_tables
+             COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/numpy/gen_dtype_tables.py ${PROJECT_SOURCE_DIR}
+                     --check ${PROJECT_SOURCE_DIR}/docs/reference.md)
+endif()

@@ -28,6 +28,11 @@ template <element T>
 class nested {
 public:
     nested(T value) noexcept : value_(value), leaf_(true) {}                                 // NOLINT
+    /// nt::half from any number (`nt::tensor<nt::half>({0.5, 1.5})`): two user-defined
+    /// conversions in a row (double -> half -> nested) would not be allowed.
+    template <class A>
+        requires(std::is_same_v<T, half> && std::is_arithmetic_v<A>)
+    nested(A value) noexcept : value_(value), leaf_(true) {}  // NOLINT
     nested(std::initializer_list<nested> items) noexcept : items_(items), leaf_(false) {}  // NOLINT
 
     [[nodiscard]] bool is_leaf() const noexcept { return leaf_; }

@@ -5,10 +5,11 @@
 //     nt::mean(prob, "CLASS", true);          // keepdims: (20,1,64,64 | ?,CLASS,H,W)
 //     nt::max(prob);                          // every axis: rank 0
 //
-// Result types: sum and prod of bool and integers give int64 (NumPy gives uint64
-// for uint8, which ntensor does not have), mean of non-floats gives double,
-// argmax/argmin give int64 (the row-major index over the reduced axes), any/all give
-// bool. Floating sums are blocked and pairwise, and identical for any thread count.
+// Result types (NumPy's): sum and prod of unsigned integers give uint64, of signed
+// integers and bool int64, of floating types the type itself (half accumulates in
+// float); mean of integers and bool gives double; argmax/argmin give int64 (the
+// row-major index over the reduced axes), any/all give bool. Floating sums are
+// blocked and pairwise, and identical for any thread count.
 // Throws axis_out_of_range (unknown axis), invalid_argument (an axis listed twice;
 // min, max, argmax or argmin of an empty reduction).
 #pragma once

@@ -60,11 +60,11 @@ struct result {
             pre = allocate(n);
             std::memset(pre, 0, n);
         }
-        if (mode == 2) nt::detail::set_allocator_cache_limit(0);
+        if (mode == 2) nt::set_allocator_cache_limit(0);
     }
     ~result() {
         if (pre) deallocate(pre, bytes);
-        if (mode == 2) nt::detail::set_allocator_cache_limit(std::size_t{1} << 30);
+        if (mode == 2) nt::set_allocator_cache_limit(std::size_t{1} << 30);
     }
     template <class F>
     void run(F&& f) const {

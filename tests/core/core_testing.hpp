@@ -12,6 +12,7 @@
 
 #include "nt/nt.hpp"
 #include "nt_test_support.hpp"
+#include "nt_test_types.hpp"
 
 namespace Catch {
 template <>

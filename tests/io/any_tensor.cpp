@@ -2,7 +2,7 @@
 // spec, strides, storage and elements; visit, as / astype / is; fill; printing; and
 // every element-wise operation, in-place form and reduction on any_tensor operands
 // gives the typed result's dtype and bytes (or the same error) for every pair of
-// element types in NT_FOR_EACH_ELEMENT_TYPE.
+// element types (nt::test::element_types, from NT_FOR_EACH_ELEMENT_TYPE).
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -13,25 +13,20 @@
 
 #include "nt/nt.hpp"
 #include "nt_test_support.hpp"
+#include "nt_test_types.hpp"
 
 using nt::test::error_message;
 
 namespace {
 
-template <class... T>
-struct type_list {};
-#define NT_TEST_TYPE(T, TAG, NAME) T,
-using element_types = type_list<NT_FOR_EACH_ELEMENT_TYPE(NT_TEST_TYPE) void>;
-#undef NT_TEST_TYPE
-
-/// Calls f(T{}) for each type of the list (the trailing void excluded).
+/// Calls f(std::type_identity<T>{}) for each element type (nt::test::element_types).
 template <class F, class... T>
-void for_each_type(type_list<T...>, F&& f) {
-    (
-        [&] {
-            if constexpr (!std::is_void_v<T>) f(std::type_identity<T>{});
-        }(),
-        ...);
+void for_each_type_of(std::tuple<T...>*, F&& f) {
+    (f(std::type_identity<T>{}), ...);
+}
+template <class F>
+void for_each_type(F&& f) {
+    for_each_type_of(static_cast<nt::test::element_types*>(nullptr), std::forward<F>(f));
 }
 
 /// The elements in C order as bytes (NaN-safe comparison).
@@ -185,7 +180,7 @@ TEST_CASE("any_tensor queries, visit, as, is, astype", "[any_tensor]") {
     // visit hands over the typed tensor sharing storage.
     const auto size = nt::visit([](const auto& x) { return x.size(); }, a);
     CHECK(size == 6);
-    for_each_type(element_types{}, [&](auto type) {
+    for_each_type([&](auto type) {
         using T = typename decltype(type)::type;
         const nt::any_tensor x = a.astype(nt::dtype_of<T>);
         const bool right_type = nt::visit(
@@ -205,7 +200,7 @@ TEST_CASE("any_tensor queries, visit, as, is, astype", "[any_tensor]") {
 }
 
 TEST_CASE("any_tensor fill and assign convert as scalar operands do", "[any_tensor]") {
-    for_each_type(element_types{}, [&](auto type) {
+    for_each_type([&](auto type) {
         using T = typename decltype(type)::type;
         INFO(nt::to_string(nt::dtype_of<T>));
         for (const double v : {2.7, -3.0, 1e20, -1e20, 0.0}) {
@@ -259,7 +254,7 @@ void check_one_type() {
     const auto a = values<T>({2, 3}, {"N", "C"}, 1);
     const nt::any_tensor x = a;
     const std::string type(nt::to_string(a.dtype()));
-    for_each_type(element_types{}, [&](auto other) { check_pair<T, typename decltype(other)::type>(); });
+    for_each_type([&](auto other) { check_pair<T, typename decltype(other)::type>(); });
 
     // Scalars of every kind, both sides.
     same_outcome(type + " + 2", [&] { return a + 2; }, [&] { return x + 2; });
@@ -314,7 +309,7 @@ void check_one_type() {
 }  // namespace
 
 TEST_CASE("operations on any_tensor match the typed ones for every dtype pair", "[any_tensor][ops]") {
-    for_each_type(element_types{}, [&](auto type) { check_one_type<typename decltype(type)::type>(); });
+    for_each_type([&](auto type) { check_one_type<typename decltype(type)::type>(); });
 }
 
 TEST_CASE("& | ^ on any_tensor take bool tensors", "[any_tensor][ops]") {

@@ -6,10 +6,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <tuple>
 #include <vector>
 
-#include "nt/dtype.hpp"
 #include "nt/error.hpp"
 #include "nt/match.hpp"
 #include "nt/spec.hpp"
@@ -26,19 +24,6 @@ struct StringMaker<nt::errc> {
 }  // namespace Catch
 
 namespace nt::test {
-
-namespace detail {
-template <class Void, class... Ts>
-struct drop_void {
-    using type = std::tuple<Ts...>;
-};
-}  // namespace detail
-
-/// Every element type, from NT_FOR_EACH_ELEMENT_TYPE, as a std::tuple for
-/// TEMPLATE_LIST_TEST_CASE (a type added to the list is tested everywhere).
-#define NT_TEST_ELEMENT_TYPE(T, TAG, NAME) , T
-using element_types = typename detail::drop_void<void NT_FOR_EACH_ELEMENT_TYPE(NT_TEST_ELEMENT_TYPE)>::type;
-#undef NT_TEST_ELEMENT_TYPE
 
 /// A spec built axis by axis without validation (to feed invalid specs to match).
 inline spec unchecked_spec(std::initializer_list<std::int64_t> sizes, std::initializer_list<const char*> names = {}) {
