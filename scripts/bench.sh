@@ -19,6 +19,13 @@ mkdir -p "$out"
 /usr/bin/python3 tests/bench/numpy_bench.py >"$out/numpy.json"
 /usr/bin/python3 scripts/bench_report.py "$out/bench_ops.json" "$out/numpy.json" | tee "$out/report.md"
 
+echo
+echo "== .npy files (bench_io: 1 GiB int16 volume)"
+"$build/tests/bench/bench_io" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
+    --benchmark_out="$out/bench_io.json" --benchmark_out_format=json >/dev/null
+/usr/bin/python3 tests/bench/numpy_bench.py --io >"$out/numpy_io.json"
+/usr/bin/python3 scripts/bench_report.py --io "$out/bench_io.json" "$out/numpy_io.json" | tee "$out/report_io.md"
+
 if [ "${1:-}" = "--all" ]; then
     for b in bench_match bench_views bench_engine; do
         echo

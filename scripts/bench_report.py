@@ -5,6 +5,7 @@ For each workload: time per call, effective GB/s (bytes read + written / time), 
 ratio to the memcpy of the nearest byte count measured in the same run, and the ratio
 of NumPy's time to ours (> 1: ntensor is faster).
 usage: bench_report.py BENCH_OPS_JSON [NUMPY_JSON]
+       bench_report.py --io BENCH_IO_JSON [NUMPY_IO_JSON]   (bench_io's table)
 """
 import json
 import sys
@@ -42,5 +43,27 @@ def main():
         print(f"| {key} | {threads} | {fresh} | {time} | {gbs:.1f} | {ratio} | {np_text} | {speedup} |")
 
 
+def io_report(ours, numpy):
+    """bench_io's rows: time, GB/s, ratio to the memcpy of the volume, NumPy's time."""
+    rows = [b for b in ours if b.get("run_type", "iteration") == "aggregate" and b["aggregate_name"] == "median"] \
+        or [b for b in ours if b.get("run_type", "iteration") == "iteration"]
+    memcpy = next((b for b in rows if b["name"].startswith("BM_memcpy_volume")), None)
+    print("| workload | time | GB/s | / memcpy | NumPy time | NumPy / ntensor |")
+    print("|---|---|---|---|---|---|")
+    for b in rows:
+        seconds = b["real_time"] * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b["time_unit"]]
+        gbs = f"{b['bytes_per_second'] / 1e9:.2f}" if "bytes_per_second" in b else ""
+        ratio = f"{b['bytes_per_second'] / memcpy['bytes_per_second']:.2f}" if memcpy and "bytes_per_second" in b else ""
+        label = b.get("label", b["name"])
+        time = f"{seconds * 1e6:.1f} us" if seconds < 1e-3 else f"{seconds * 1e3:.1f} ms"
+        np_time = numpy.get(label)
+        np_text = "" if np_time is None else (f"{np_time * 1e6:.1f} us" if np_time < 1e-3 else f"{np_time * 1e3:.1f} ms")
+        speedup = "" if np_time is None else f"{np_time / seconds:.2f}"
+        print(f"| {label} | {time} | {gbs} | {ratio} | {np_text} | {speedup} |")
+
+
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) > 1 and sys.argv[1] == "--io":
+        io_report(json.load(open(sys.argv[2]))["benchmarks"], json.load(open(sys.argv[3])) if len(sys.argv) > 3 else {})
+    else:
+        main()

@@ -4,6 +4,7 @@
 //     auto t = nt::zeros<float>({2, 3}, {"N", "C"});
 #pragma once
 
+#include "nt/any_tensor.hpp"
 #include "nt/axis.hpp"
 #include "nt/shape_config.hpp"
 #include "nt/creation.hpp"
@@ -15,6 +16,7 @@
 #include "nt/match.hpp"
 #include "nt/name.hpp"
 #include "nt/names.hpp"
+#include "nt/npy.hpp"
 #include "nt/print.hpp"
 #include "nt/promote.hpp"
 #include "nt/reduce.hpp"

@@ -83,20 +83,27 @@ NT_REDUCTION(argmin, argmin)
 NT_REDUCTION(any, any)
 #undef NT_REDUCTION
 
+/// The `all` reduction behind nt::all(t, ...). The call operator below finds it (and
+/// the any_tensor overload of <nt/any_tensor.hpp>) by argument-dependent lookup.
+template <class T>
+auto reduce_all(const Tensor<T>& t, axes_arg axes, bool every_axis, bool keepdims) {
+    return detail::reduce<detail::reduce_op::all>("all", t, axes, every_axis, keepdims);
+}
+
 // nt::all is also the whole-axis index tag (nt/index.hpp), so the reduction is its
 // call operator: nt::all(t), nt::all(t, axes, keepdims), nt::all(t, axis, keepdims).
 template <class Tensor>
 auto all_t::operator()(const Tensor& t) const {
-    return detail::reduce<detail::reduce_op::all>("all", t, {}, true, false);
+    return reduce_all(t, axes_arg{}, true, false);
 }
 template <class Tensor>
 auto all_t::operator()(const Tensor& t, axes_arg axes, bool keepdims) const {
-    return detail::reduce<detail::reduce_op::all>("all", t, axes, false, keepdims);
+    return reduce_all(t, axes, false, keepdims);
 }
 template <class Tensor>
 auto all_t::operator()(const Tensor& t, const Axis& axis, bool keepdims) const {
     const Axis one[1] = {axis};
-    return detail::reduce<detail::reduce_op::all>("all", t, std::span<const Axis>(one), false, keepdims);
+    return reduce_all(t, std::span<const Axis>(one), false, keepdims);
 }
 
 }  // namespace nt

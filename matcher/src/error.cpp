@@ -6,7 +6,7 @@
 namespace nt {
 
 namespace {
-constexpr std::array<std::pair<errc, std::string_view>, 14> code_names{{
+constexpr std::array<std::pair<errc, std::string_view>, 17> code_names{{
     {errc::parse_error, "parse_error"},
     {errc::invalid_spec, "invalid_spec"},
     {errc::duplicate_name, "duplicate_name"},
@@ -21,6 +21,9 @@ constexpr std::array<std::pair<errc, std::string_view>, 14> code_names{{
     {errc::not_a_view, "not_a_view"},
     {errc::read_only, "read_only"},
     {errc::type_mismatch, "type_mismatch"},
+    {errc::io_error, "io_error"},
+    {errc::format_error, "format_error"},
+    {errc::unsupported_dtype, "unsupported_dtype"},
 }};
 }  // namespace
 

@@ -1,11 +1,15 @@
-// The `ntensor` command: checks a JSON shape config before any data moves.
+// The `ntensor` command: checks a JSON shape config before any data moves, and
+// describes .npy / .npz files from their headers.
 //
 //     ntensor plan [--json] FILE|-
+//     ntensor info [--json] FILE...
 //     ntensor --help | --version
 //
-// Exit status: 0 a plan, 1 an nt::error (the config is wrong or does not
-// broadcast), 2 a wrong command line or an unreadable file, 3 an internal error.
-// Only the matcher is linked: the command never touches tensor data.
+// Exit status: 0 a plan (every file described), 1 an nt::error (the config is
+// wrong or does not broadcast; a file cannot be read or is not a valid .npy/.npz),
+// 2 a wrong command line or an unreadable config, 3 an internal error. The command
+// never reads tensor data: `info` reads headers only (and, in an .npz, each
+// member's first bytes).
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +20,10 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "npy_header.hpp"
+#include "npz_headers.hpp"
 #include "nt/shape_config.hpp"
 #include "nt/error.hpp"
 #include "nt/match.hpp"
@@ -32,24 +40,29 @@ enum exit_status : int {
 
 constexpr std::string_view usage_text =
     "usage: ntensor plan [--json] FILE|-\n"
+    "       ntensor info [--json] FILE...\n"
     "       ntensor --help | --version\n"
     "\n"
-    "Reads a JSON shape config (see docs/config.md) and prints how its tensors\n"
+    "plan: reads a JSON shape config (see docs/config.md) and prints how its tensors\n"
     "broadcast: the output spec and, for every input, which of its axes feeds each\n"
     "output axis. FILE '-' reads standard input.\n"
+    "info: prints the dtype, shape, order and format version of each .npy file and\n"
+    "of each array in each .npz archive, from their headers.\n"
     "\n"
-    "  --json     print the plan, or the error, as one JSON object\n"
+    "  --json     print the plan, the files, or the error as one JSON object\n"
     "  --help     print this help\n"
     "  --version  print the version\n"
     "\n"
-    "exit status: 0 a plan, 1 a config error (wrong config or no broadcast),\n"
-    "             2 a wrong command line or an unreadable file\n";
+    "exit status: 0 a plan / every file described, 1 a config error (wrong config\n"
+    "             or no broadcast) or a file that cannot be described,\n"
+    "             2 a wrong command line or an unreadable config\n";
 
 /// What the command line asks for.
 struct command {
-    enum class kind { plan, help, version } what = kind::plan;
+    enum class kind { plan, info, help, version } what = kind::plan;
     bool json = false;
     std::string file;
+    std::vector<std::string> files;  // info
 };
 
 /// A wrong command line or an unreadable file: exit status 2, one line on stderr.
@@ -65,7 +78,7 @@ command parse_plan_arguments(const std::vector<std::string_view>& args) {
         if (arg == "--json") {
             cmd.json = true;
         } else if (arg == "--help" || arg == "-h") {
-            return {command::kind::help, false, {}};
+            return {command::kind::help, false, {}, {}};
         } else if (arg.size() > 1 && arg.front() == '-') {
             throw usage_error{"unknown option '" + std::string(arg) + "' for 'plan' (try 'ntensor --help')"};
         } else if (file) {
@@ -79,15 +92,35 @@ command parse_plan_arguments(const std::vector<std::string_view>& args) {
     return cmd;
 }
 
+command parse_info_arguments(const std::vector<std::string_view>& args) {
+    command cmd;
+    cmd.what = command::kind::info;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string_view arg = args[i];
+        if (arg == "--json") {
+            cmd.json = true;
+        } else if (arg == "--help" || arg == "-h") {
+            return {command::kind::help, false, {}, {}};
+        } else if (arg.size() > 1 && arg.front() == '-') {
+            throw usage_error{"unknown option '" + std::string(arg) + "' for 'info' (try 'ntensor --help')"};
+        } else {
+            cmd.files.emplace_back(arg);
+        }
+    }
+    if (cmd.files.empty()) throw usage_error{"'info' needs at least one .npy or .npz FILE (try 'ntensor --help')"};
+    return cmd;
+}
+
 command parse_arguments(const std::vector<std::string_view>& args) {
     if (args.empty()) throw usage_error{"no command given (try 'ntensor --help')"};
     const std::string_view first = args.front();
     const bool wants_help = first == "--help" || first == "-h";
     if ((wants_help || first == "--version") && args.size() > 1)
         throw usage_error{"'" + std::string(first) + "' takes no arguments"};
-    if (wants_help) return {command::kind::help, false, {}};
-    if (first == "--version") return {command::kind::version, false, {}};
+    if (wants_help) return {command::kind::help, false, {}, {}};
+    if (first == "--version") return {command::kind::version, false, {}, {}};
     if (first == "plan") return parse_plan_arguments(args);
+    if (first == "info") return parse_info_arguments(args);
     throw usage_error{"unknown command '" + std::string(first) + "' (try 'ntensor --help')"};
 }
 
@@ -134,11 +167,72 @@ int run_plan(const command& cmd) {
     }
 }
 
+/// One described array: a .npy file, or a member of an .npz archive.
+nlohmann::ordered_json describe(const nt::detail::npy_header& h) {
+    nlohmann::ordered_json j;
+    j["dtype"] = std::string(h.dtype);
+    j["descr"] = h.descr;
+    j["shape"] = h.shape;
+    j["order"] = h.fortran_order ? "F" : "C";
+    j["version"] = h.version_string();
+    return j;
+}
+
+std::string describe_text(const nt::detail::npy_header& h) {
+    return std::string(h.dtype) + " " + nt::shape_string(h.shape) + " order " + (h.fortran_order ? "F" : "C") +
+           ", format " + h.version_string() + " ('" + h.descr + "')";
+}
+
+/// An .npz archive by its name, else by its zip signature ("PK").
+bool is_npz(const std::string& path) {
+    if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npz") == 0) return true;
+    char magic[2] = {};
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    return f && std::fread(magic, 1, 2, f.get()) == 2 && magic[0] == 'P' && magic[1] == 'K';
+}
+
+int run_info(const command& cmd) {
+    int status = exit_plan;
+    nlohmann::ordered_json files = nlohmann::ordered_json::array();
+    for (const std::string& path : cmd.files) {
+        nlohmann::ordered_json file;
+        file["path"] = path;
+        try {
+            if (is_npz(path)) {
+                const auto members = nt::detail::read_npz_headers(path, "info");
+                file["format"] = "npz";
+                file["entries"] = nlohmann::ordered_json::array();
+                if (!cmd.json) std::cout << path << ": .npz archive, " << members.size() << " arrays\n";
+                for (const auto& [name, h] : members) {
+                    nlohmann::ordered_json e;
+                    e["name"] = name;
+                    e.update(describe(h));
+                    file["entries"].push_back(std::move(e));
+                    if (!cmd.json) std::cout << "  " << name << ": " << describe_text(h) << '\n';
+                }
+            } else {
+                const nt::detail::npy_header h = nt::detail::read_npy_header(path);
+                file["format"] = "npy";
+                file.update(describe(h));
+                if (!cmd.json) std::cout << path << ": " << describe_text(h) << '\n';
+            }
+        } catch (const nt::error& e) {
+            status = exit_config_error;
+            file["error"] = {{"code", std::string(nt::to_string(e.code()))}, {"message", e.message()}};
+            if (!cmd.json) std::cout << path << ": error [" << nt::to_string(e.code()) << "]: " << e.message() << '\n';
+        }
+        files.push_back(std::move(file));
+    }
+    if (cmd.json) std::cout << nlohmann::ordered_json{{"files", std::move(files)}}.dump(2) << '\n';
+    return status;
+}
+
 int run(const command& cmd) {
     switch (cmd.what) {
         case command::kind::help: std::cout << usage_text; return exit_plan;
         case command::kind::version: std::cout << "ntensor " << NT_VERSION_STRING << '\n'; return exit_plan;
         case command::kind::plan: return run_plan(cmd);
+        case command::kind::info: return run_info(cmd);
     }
     return exit_internal;
 }

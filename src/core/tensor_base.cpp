@@ -171,6 +171,11 @@ std::int64_t tensor_base::element_offset(std::span<const std::int64_t> index, co
 
 void tensor_base::check_writable(const char* op) const {
     if (!read_only_) return;
+    if (!layout_.has_self_overlap())
+        fail(errc::read_only, op,
+             "tensor " + describe() +
+                 " is read-only (a file mapped with nt::map_mode::read_only, or a view of one); write into clone(), "
+                 "or map the file with map_mode::read_write or map_mode::copy_on_write");
     fail(errc::read_only, op,
          "tensor " + describe() + " with strides " + list_text(strides()) +
              " is a read-only view (a broadcast axis of stride 0, or overlapping unfold windows, lets two "

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""NumPy's time for the workloads of bench_ops, on this machine, in this run.
+"""NumPy's time for the workloads of bench_ops (or, with --io, of bench_io), on this
+machine, in this run.
 
 Prints JSON: {case label: seconds per call (median of repeats)}. The labels are the
-ones bench_ops puts on its results, so scripts/bench_report.py can pair them.
-NumPy runs element-wise work on one thread; compare with ntensor's threads:1 rows.
+ones bench_ops / bench_io put on their results, so scripts/bench_report.py can pair
+them. NumPy runs element-wise work on one thread; compare with ntensor's threads:1
+rows. --io writes its files under $NT_BENCH_DIR (default: the temp folder).
 """
 import json
+import os
 import sys
+import tempfile
 import timeit
 
 import numpy as np
@@ -32,7 +36,31 @@ def spec_text(shape, names=None):
     return text + ")"
 
 
+def io_results():
+    """np.save / np.load of bench_io's 1 GiB int16 volume, and np.load(mmap_mode='r')."""
+    results = {}
+    folder = os.path.join(os.environ.get("NT_BENCH_DIR", tempfile.gettempdir()), "ntensor_bench_io_numpy")
+    os.makedirs(folder, exist_ok=True)
+    shape = (512, 1024, 1024)
+    v = (np.arange(np.prod(shape), dtype=np.int64) * 7 % 4001 - 2000).astype(np.int16).reshape(shape)
+    path = os.path.join(folder, "volume.npy")
+
+    def save():
+        if os.path.exists(path):  # a new file each time, as bench_io does
+            os.remove(path)
+        np.save(path, v)
+    results["save_npy (512,1024,1024) i16"] = median_time(save, min_seconds=2)
+    results["load_npy (512,1024,1024) i16"] = median_time(lambda: np.load(path), min_seconds=2)
+    results["map_npy open, 1 GiB file"] = median_time(lambda: np.load(path, mmap_mode="r"))
+    os.remove(path)
+    return results
+
+
 def main():
+    if "--io" in sys.argv[1:]:
+        json.dump(io_results(), sys.stdout, indent=1)
+        print()
+        return
     results = {}
     adds = [
         ((10, 3, 256, 384), (10, 1, 256, 384)),

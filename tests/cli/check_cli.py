@@ -197,6 +197,106 @@ def check_command_line(ntensor):
                   f"{what}: stderr is not one line: {stderr!r}")
 
 
+NUMPY_SHORT = {"bool": "b8", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8",
+               "uint16": "u16", "uint32": "u32", "uint64": "u64", "float16": "f16", "float32": "f32",
+               "float64": "f64"}
+
+
+def numpy_header(f):
+    """What NumPy itself reads from a .npy header: (descr, fortran_order, shape, version)."""
+    import numpy as np
+    version = np.lib.format.read_magic(f)
+    shape, fortran, dtype = np.lib.format._read_array_header(f, version)
+    return dtype, fortran, list(shape), f"{version[0]}.{version[1]}"
+
+
+def check_info_entry(what, got, header):
+    dtype, fortran, shape, version = header
+    check(got.get("dtype") == NUMPY_SHORT[dtype.name], f"{what}: dtype {got.get('dtype')} for {dtype}")
+    check(got.get("descr") == dtype.str, f"{what}: descr {got.get('descr')}, expected {dtype.str}")
+    check(got.get("shape") == shape, f"{what}: shape {got.get('shape')}, expected {shape}")
+    check(got.get("order") == ("F" if fortran else "C"), f"{what}: order {got.get('order')}")
+    check(got.get("version") == version, f"{what}: version {got.get('version')}, expected {version}")
+
+
+def check_info(ntensor):
+    """`ntensor info` against NumPy's own reading of the headers it wrote."""
+    import zipfile
+    import numpy as np
+    with tempfile.TemporaryDirectory() as tmp:
+        files = []
+        for i, (dtype, shape) in enumerate([("int16", (30, 512, 512)), ("<f4", ()), (">u2", (0, 3)),
+                                            ("bool", (7,)), ("float16", (2, 3, 4, 5, 6))]):
+            a = np.zeros(shape, dtype=dtype)
+            if i == 2:
+                a = np.asfortranarray(a)
+            path = os.path.join(tmp, f"a{i}.npy")
+            with open(path, "wb") as f:
+                np.lib.format.write_array(f, a, version=(1 + i % 3, 0))
+            files.append(path)
+        f_path = os.path.join(tmp, "f.npy")
+        np.save(f_path, np.asfortranarray(np.zeros((4, 5), np.int64)))
+        files.append(f_path)
+        arrays = {"img": np.zeros((2, 3), np.float32), "lbl": np.asfortranarray(np.ones((3, 4), np.uint8))}
+        np.savez(os.path.join(tmp, "s.npz"), **arrays)
+        np.savez_compressed(os.path.join(tmp, "c.npz"), **arrays)
+        archives = [os.path.join(tmp, "s.npz"), os.path.join(tmp, "c.npz")]
+
+        status, stdout, stderr = run(ntensor, ["info", "--json"] + files + archives)
+        check(status == 0, f"info: exit status {status} ({stderr})")
+        out = parse_json(stdout, "info --json")
+        if out is not None and check(len(out.get("files", [])) == len(files) + 2, f"info: {out}"):
+            for path, got in zip(files, out["files"]):
+                check(got.get("path") == path and got.get("format") == "npy", f"info {path}: {got}")
+                with open(path, "rb") as f:
+                    check_info_entry(f"info {path}", got, numpy_header(f))
+            for path, got in zip(archives, out["files"][len(files):]):
+                check(got.get("format") == "npz", f"info {path}: {got}")
+                entries = got.get("entries", [])
+                check([e.get("name") for e in entries] == list(arrays), f"info {path}: entries {entries}")
+                with zipfile.ZipFile(path) as z:
+                    for e in entries:
+                        with z.open(e["name"] + ".npy") as f:
+                            check_info_entry(f"info {path}[{e['name']}]", e, numpy_header(f))
+        # The text form: one line per file, each archive member indented below it.
+        status, stdout, _ = run(ntensor, ["info"] + files[:1] + archives[:1])
+        lines = stdout.splitlines()
+        check(status == 0 and len(lines) == 4, f"info text: {status} {stdout!r}")
+        check(lines and lines[0] == f"{files[0]}: i16 (30,512,512) order C, format 1.0 ('<i2')", f"info text: {lines}")
+        check(len(lines) == 4 and lines[2].startswith("  img: f32 (2,3)"), f"info text: {lines}")
+
+        # File-level errors: an error object per bad file, the others still described.
+        bad = os.path.join(tmp, "bad.npy")
+        with open(bad, "wb") as f:
+            f.write(b"not a numpy file")
+        complex_file = os.path.join(tmp, "c.npy")
+        np.save(complex_file, np.zeros(3, np.complex64))
+        truncated = os.path.join(tmp, "t.npz")
+        with open(archives[0], "rb") as f:
+            data = f.read()
+        with open(truncated, "wb") as f:
+            f.write(data[: len(data) // 2])
+        cases = {bad: "format_error", complex_file: "unsupported_dtype", truncated: "format_error",
+                 os.path.join(tmp, "missing.npy"): "io_error", tmp: "io_error"}
+        status, stdout, _ = run(ntensor, ["info", "--json", files[0]] + list(cases))
+        check(status == 1, f"info with bad files: exit status {status}, expected 1")
+        out = parse_json(stdout, "info --json with bad files")
+        if out is not None:
+            got = out.get("files", [])
+            check(len(got) == 1 + len(cases) and "dtype" in got[0], f"info with bad files: {out}")
+            for entry, (path, code) in zip(got[1:], cases.items()):
+                error = entry.get("error", {})
+                check(entry.get("path") == path and error.get("code") == code,
+                      f"info {path}: {entry}, expected {code}")
+                check(path in error.get("message", ""), f"info {path}: the message does not name the file")
+        status, stdout, _ = run(ntensor, ["info", bad])
+        check(status == 1 and stdout.startswith(f"{bad}: error [format_error]: "), f"info text error: {stdout!r}")
+        for what, args in {"info without files": ["info"], "info --json without files": ["info", "--json"],
+                           "info with an unknown option": ["info", "--jsn", files[0]]}.items():
+            status, stdout, stderr = run(ntensor, args)
+            check(status == 2 and stdout == "" and stderr.startswith("ntensor: "), f"{what}: {status} {stderr!r}")
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -205,6 +305,7 @@ def main():
     check_error_configs(ntensor, os.path.join(source_dir, "tests", "cli", "configs"))
     check_stdin(ntensor, os.path.join(source_dir, "examples", "specs"))
     check_command_line(ntensor)
+    check_info(ntensor)
     for failure in failures:
         print("FAILED:", failure)
     print(f"check_cli: {len(failures)} failed checks")

@@ -24,6 +24,9 @@ enum class errc {
     not_a_view,          ///< `view` asked for a layout that needs a copy
     read_only,           ///< a write through a view whose elements alias each other
     type_mismatch,       ///< an element type that does not fit
+    io_error,            ///< a file cannot be opened, read, written, mapped or renamed
+    format_error,        ///< bad magic, malformed header, sizes that disagree with the file, corrupt data
+    unsupported_dtype,   ///< a dtype or codec ntensor does not read (complex, object, strings, structured, ...)
 };
 
 /// The code's stable spelling, e.g. "incompatible_sizes".

@@ -1,0 +1,430 @@
+// nt/any_tensor.hpp: nt::any_tensor, a tensor whose element type is known at run time.
+//
+// Code driven by files and configs often learns the element type only when it reads
+// the data (nt::load_npy). any_tensor is the same cheap handle as Tensor<T> (shared
+// storage, views, names) with the dtype as a runtime value: it converts from any
+// Tensor<T> (sharing the storage), back with as<T>(), and nt::visit calls a generic
+// function with the typed tensor.
+//
+//     nt::any_tensor a = nt::load_npy("ct.npy", {"D", "H", "W"});   // int16 on disk
+//     auto mid = a.index(a.size("D") / 2);                          // a view, still any
+//     auto hu = nt::maximum(a, -1000) * 0.5;                        // f64 (NumPy's rules)
+//     nt::Tensor<std::int16_t> t = a.as<std::int16_t>();             // same storage
+//     nt::visit([](const auto& t) { std::cout << t.at(0, 0, 0); }, a);
+//
+// Element-wise operations and reductions on any_tensor operands (mixed with typed
+// tensors and scalars) return any_tensor; the result type is decided at run time by
+// the same promotion table as Tensor<T> (nt::promote_types), and the work is done by
+// the typed engine. Errors are those of the typed operations, plus type_mismatch
+// from as<T>().
+#pragma once
+
+#include <array>
+#include <concepts>
+#include <cstdint>
+#include <initializer_list>
+#include <iosfwd>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "nt/axis.hpp"
+#include "nt/detail/tensor_base.hpp"
+#include "nt/dtype.hpp"
+#include "nt/index.hpp"
+#include "nt/layout.hpp"
+#include "nt/names.hpp"
+#include "nt/spec.hpp"
+#include "nt/tensor.hpp"
+
+namespace nt {
+
+namespace detail {
+/// Throws type_mismatch from any_tensor::as: "holds i16 elements, not f32".
+[[noreturn]] void throw_any_type_mismatch(dtype requested, dtype actual);
+}  // namespace detail
+
+/// A scalar operand of an any_tensor operation, with its C++ category kept: NumPy's
+/// "weak" scalar rule depends on whether it is bool, integer or floating.
+struct any_scalar {
+    enum class kind : std::uint8_t { boolean, signed_integer, unsigned_integer, floating };
+    kind k = kind::floating;
+    bool b = false;
+    std::int64_t i = 0;
+    std::uint64_t u = 0;
+    double f = 0.0;
+
+    template <class S>
+        requires std::is_arithmetic_v<S>
+    static constexpr any_scalar of(S v) noexcept {
+        any_scalar s;
+        if constexpr (std::is_same_v<S, bool>) {
+            s.k = kind::boolean;
+            s.b = v;
+        } else if constexpr (std::is_floating_point_v<S>) {
+            s.k = kind::floating;
+            s.f = static_cast<double>(v);
+        } else if constexpr (std::is_signed_v<S>) {
+            s.k = kind::signed_integer;
+            s.i = static_cast<std::int64_t>(v);
+        } else {
+            s.k = kind::unsigned_integer;
+            s.u = static_cast<std::uint64_t>(v);
+        }
+        return s;
+    }
+};
+
+/// A tensor handle whose element type is a runtime value. Copying shares the
+/// storage; every structural operation is a view with the same meaning, names rule
+/// and errors as Tensor<T>'s (see <nt/tensor.hpp>).
+class any_tensor {
+public:
+    /// An empty f32 tensor of shape (0), without storage.
+    any_tensor() = default;
+    /// Shares `t`'s storage.
+    template <element T>
+    any_tensor(const Tensor<T>& t) : b_(t.base()) {}  // NOLINT(google-explicit-constructor): a typed tensor is an any_tensor
+    /// Adopts an untyped handle.
+    explicit any_tensor(detail::tensor_base base) noexcept : b_(std::move(base)) {}
+
+    // --- queries --------------------------------------------------------------------
+    [[nodiscard]] nt::dtype dtype() const noexcept { return b_.type(); }
+    [[nodiscard]] std::span<const std::int64_t> shape() const noexcept { return b_.shape(); }
+    [[nodiscard]] std::span<const std::int64_t> strides() const noexcept { return b_.strides(); }
+    [[nodiscard]] std::size_t rank() const noexcept { return b_.rank(); }
+    [[nodiscard]] std::int64_t size() const noexcept { return b_.size(); }
+    /// Size of one axis. Throws axis_out_of_range.
+    [[nodiscard]] std::int64_t size(const Axis& axis) const { return b_.size(axis); }
+    [[nodiscard]] std::span<const name> names() const noexcept { return b_.names(); }
+    [[nodiscard]] nt::spec spec() const { return b_.spec(); }
+    [[nodiscard]] const nt::layout& layout() const noexcept { return b_.layout(); }
+    [[nodiscard]] bool is_contiguous() const noexcept { return b_.is_contiguous(); }
+    [[nodiscard]] bool is_read_only() const noexcept { return b_.is_read_only(); }
+    /// True when both handles use the same storage block (or overlapping memory).
+    [[nodiscard]] bool shares_storage(const any_tensor& other) const noexcept {
+        return b_.shares_storage(other.base());
+    }
+    /// The element at index 0..0, untyped (for reading).
+    [[nodiscard]] const void* data() const noexcept { return b_.data(); }
+    /// The untyped handle.
+    [[nodiscard]] const detail::tensor_base& base() const noexcept { return b_; }
+
+    // --- types --------------------------------------------------------------------
+    /// True when the elements are T.
+    template <element T>
+    [[nodiscard]] bool is() const noexcept {
+        return dtype() == dtype_of<T>;
+    }
+    /// The Tensor<T> sharing this storage. Throws type_mismatch naming both dtypes
+    /// when the elements are not T (use astype<T>() to convert).
+    template <element T>
+    [[nodiscard]] Tensor<T> as() const {
+        if (!is<T>()) detail::throw_any_type_mismatch(dtype_of<T>, dtype());
+        return Tensor<T>(b_);
+    }
+    /// The elements converted to U in a new C-contiguous tensor with the same shape
+    /// and names (a copy even when U is the dtype). Conversions as Tensor::astype.
+    template <element U>
+    [[nodiscard]] Tensor<U> astype() const {
+        return Tensor<U>(convert(dtype_of<U>));
+    }
+    /// astype with a runtime dtype.
+    [[nodiscard]] any_tensor astype(nt::dtype d) const { return any_tensor(convert(d)); }
+
+    // --- copies and writes ---------------------------------------------------------
+    /// A deep, writable, C-contiguous copy with the same names.
+    [[nodiscard]] any_tensor clone() const { return any_tensor(b_.clone()); }
+    /// Itself when C-contiguous and writable, else clone().
+    [[nodiscard]] any_tensor contiguous() const { return any_tensor(b_.contiguous()); }
+    /// Copies `src` (any element type, converted as astype does) broadcast to this
+    /// spec into this view. Throws read_only and the matcher's errors.
+    any_tensor& assign(const any_tensor& src) {
+        b_.assign(src.base());
+        return *this;
+    }
+    /// Sets every element to `value`, converted as astype converts. Throws read_only.
+    template <class S>
+        requires std::is_arithmetic_v<S>
+    any_tensor& fill(S value) {
+        fill_scalar(any_scalar::of(value));
+        return *this;
+    }
+    /// Same as fill(value).
+    template <class S>
+        requires std::is_arithmetic_v<S>
+    any_tensor& assign(S value) {
+        return fill(value);
+    }
+
+    // --- structural operations (views unless stated; see Tensor) -----------------
+    template <class... A>
+    [[nodiscard]] any_tensor index(const A&... args) const {
+        const std::array<detail::index_item, sizeof...(A)> items{detail::to_index_item(args)...};
+        return any_tensor(b_.index(items));
+    }
+    [[nodiscard]] any_tensor reshape(shape_arg shape, order o = order::c) const {
+        return any_tensor(b_.reshape(shape, o));
+    }
+    [[nodiscard]] any_tensor reshape(shape_arg shape, names_arg names, order o = order::c) const {
+        return any_tensor(b_.reshape(shape, names.span(), o));
+    }
+    [[nodiscard]] any_tensor view(shape_arg shape) const { return any_tensor(b_.view(shape)); }
+    [[nodiscard]] any_tensor flatten() const { return any_tensor(b_.flatten()); }
+    [[nodiscard]] any_tensor flatten(const Axis& first, const Axis& last, name n = {}) const {
+        return any_tensor(b_.flatten(first, last, n));
+    }
+    [[nodiscard]] any_tensor unflatten(const Axis& axis, shape_arg sizes, names_arg names = {}) const {
+        return any_tensor(b_.unflatten(axis, sizes, names.span()));
+    }
+    [[nodiscard]] any_tensor squeeze(const Axis& axis) const { return any_tensor(b_.squeeze(axis)); }
+    [[nodiscard]] any_tensor squeeze_all() const { return any_tensor(b_.squeeze_all()); }
+    [[nodiscard]] any_tensor unsqueeze(std::int64_t pos, name n = {}) const {
+        return any_tensor(b_.unsqueeze(pos, n));
+    }
+    [[nodiscard]] any_tensor transpose() const { return any_tensor(b_.transpose()); }
+    [[nodiscard]] any_tensor transpose(const Axis& a, const Axis& b) const {
+        return any_tensor(b_.swap_axes(a, b, "transpose"));
+    }
+    [[nodiscard]] any_tensor swap_axes(const Axis& a, const Axis& b) const { return any_tensor(b_.swap_axes(a, b)); }
+    [[nodiscard]] any_tensor permute(axes_arg order) const { return any_tensor(b_.permute(order.span())); }
+    [[nodiscard]] any_tensor move_axis(const Axis& from, std::int64_t to) const {
+        return any_tensor(b_.move_axis(from, to));
+    }
+    [[nodiscard]] any_tensor move_axes(axes_arg from, shape_arg to) const {
+        return any_tensor(b_.move_axes(from.span(), to));
+    }
+    [[nodiscard]] any_tensor move_axes(shape_arg new_positions) const {
+        return any_tensor(b_.move_axes(new_positions.span()));
+    }
+    [[nodiscard]] any_tensor slice(const Axis& axis, std::optional<std::int64_t> start,
+                                   std::optional<std::int64_t> end = std::nullopt, std::int64_t step = 1) const {
+        return any_tensor(b_.slice(axis, range(start, end, step)));
+    }
+    [[nodiscard]] any_tensor slice(const Axis& axis, const range& r) const { return any_tensor(b_.slice(axis, r)); }
+    [[nodiscard]] any_tensor unfold(const Axis& axis, std::int64_t size, std::int64_t step = 1, name n = {}) const {
+        return any_tensor(b_.unfold(axis, size, step, n));
+    }
+    [[nodiscard]] any_tensor broadcast_to(shape_arg shape) const { return any_tensor(b_.broadcast_to(shape.span())); }
+    template <std::same_as<nt::spec> S>
+    [[nodiscard]] any_tensor broadcast_to(const S& target) const {
+        return any_tensor(b_.broadcast_to(target));
+    }
+    [[nodiscard]] any_tensor broadcast_like(const any_tensor& other) const {
+        return any_tensor(b_.broadcast_like(other.base()));
+    }
+    [[nodiscard]] any_tensor broadcast_left(shape_arg sizes) const {
+        return any_tensor(b_.broadcast_left(sizes.span()));
+    }
+    [[nodiscard]] any_tensor expand_dims(shape_arg positions) const {
+        return any_tensor(b_.expand_dims(positions.span()));
+    }
+    template <class... N>
+    [[nodiscard]] any_tensor align_to(const N&... names) const {
+        const std::array<std::string_view, sizeof...(N)> list{detail::name_text(names)...};
+        return any_tensor(b_.align_to(list));
+    }
+    [[nodiscard]] any_tensor align_to(std::initializer_list<std::string_view> names) const {
+        return any_tensor(b_.align_to({names.begin(), names.size()}));
+    }
+    [[nodiscard]] any_tensor align_as(const any_tensor& other) const {
+        return any_tensor(b_.align_as(other.base()));
+    }
+    [[nodiscard]] any_tensor rename(names_arg names) const { return any_tensor(b_.rename(names.span())); }
+    [[nodiscard]] any_tensor rename(const Axis& axis, name n) const { return any_tensor(b_.rename(axis, n)); }
+    [[nodiscard]] any_tensor refine_names(std::initializer_list<std::string_view> names) const {
+        return any_tensor(b_.refine_names({names.begin(), names.size()}));
+    }
+    [[nodiscard]] any_tensor refine_names(std::span<const std::string_view> names) const {
+        return any_tensor(b_.refine_names(names));
+    }
+
+private:
+    [[nodiscard]] detail::tensor_base convert(nt::dtype d) const;
+    void fill_scalar(const any_scalar& value) const;
+
+    detail::tensor_base b_{};
+};
+
+/// Calls `f(t)` with `a` as the Tensor<T> of its element type (sharing storage) and
+/// returns what f returns (the same type for every T, as std::visit requires).
+///     nt::visit([](const auto& t) { return t.size(); }, a);
+template <class F>
+decltype(auto) visit(F&& f, const any_tensor& a) {
+    switch (a.dtype()) {
+#define NT_ANY_VISIT_CASE(T, TAG, NAME) \
+    case dtype::TAG: return std::forward<F>(f)(Tensor<T>(a.base()));
+        NT_FOR_EACH_ELEMENT_TYPE(NT_ANY_VISIT_CASE)
+#undef NT_ANY_VISIT_CASE
+    }
+    // dtype values outside the list cannot be built; keep the compiler content.
+    return std::forward<F>(f)(Tensor<float>(a.base()));
+}
+
+// ---------------------------------------------------------------------------------
+// Operations on any_tensor operands (mixed with Tensor<T> and scalars): the result
+// type follows the same promotion table as Tensor<T> (nt::promote_types at run time,
+// scalars "weak"), the work is done by the typed operations, and the errors are
+// theirs. See <nt/elementwise.hpp> and <nt/reduce.hpp> for each operation.
+
+namespace detail {
+[[nodiscard]] any_tensor any_binary(binary_op op, std::string_view name, const any_tensor& a, const any_tensor& b);
+[[nodiscard]] any_tensor any_binary_scalar(binary_op op, std::string_view name, const any_tensor& a,
+                                           const any_scalar& s, bool scalar_first);
+[[nodiscard]] any_tensor any_unary(unary_op op, const any_tensor& a);
+[[nodiscard]] any_tensor any_reduce(reduce_op op, std::string_view name, const any_tensor& a, axes_arg axes,
+                                    bool every_axis, bool keepdims);
+void any_in_place(binary_op op, std::string_view name, const any_tensor& dst, const any_tensor& src);
+void any_in_place_scalar(binary_op op, std::string_view name, const any_tensor& dst, const any_scalar& s);
+[[nodiscard]] any_tensor any_where(const any_tensor& cond, const any_tensor& a, const any_tensor& b);
+[[nodiscard]] any_tensor any_bool_binary(binary_op op, std::string_view name, const any_tensor& a,
+                                         const any_tensor& b);
+
+/// any_tensor itself, or a Tensor<bool> (operands of & | ^ with an any_tensor).
+template <class X>
+concept any_logical_operand = std::same_as<X, any_tensor> || std::same_as<X, Tensor<bool>>;
+}  // namespace detail
+
+#define NT_ANY_BINARY(fn, op, text)                                                                  \
+    inline any_tensor fn(const any_tensor& a, const any_tensor& b) {                                 \
+        return detail::any_binary(detail::binary_op::op, text, a, b);                               \
+    }                                                                                                \
+    template <class S>                                                                               \
+        requires std::is_arithmetic_v<S>                                                             \
+    any_tensor fn(const any_tensor& a, S b) {                                                        \
+        return detail::any_binary_scalar(detail::binary_op::op, text, a, any_scalar::of(b), false); \
+    }                                                                                                \
+    template <class S>                                                                               \
+        requires std::is_arithmetic_v<S>                                                             \
+    any_tensor fn(S a, const any_tensor& b) {                                                        \
+        return detail::any_binary_scalar(detail::binary_op::op, text, b, any_scalar::of(a), true);  \
+    }
+NT_ANY_BINARY(operator+, add, "operator+")
+NT_ANY_BINARY(operator-, sub, "operator-")
+NT_ANY_BINARY(operator*, mul, "operator*")
+NT_ANY_BINARY(operator/, div, "operator/")
+NT_ANY_BINARY(operator%, mod, "operator%")
+NT_ANY_BINARY(operator==, eq, "operator==")
+NT_ANY_BINARY(operator!=, ne, "operator!=")
+NT_ANY_BINARY(operator<, lt, "operator<")
+NT_ANY_BINARY(operator<=, le, "operator<=")
+NT_ANY_BINARY(operator>, gt, "operator>")
+NT_ANY_BINARY(operator>=, ge, "operator>=")
+NT_ANY_BINARY(minimum, min, "minimum")
+NT_ANY_BINARY(maximum, max, "maximum")
+NT_ANY_BINARY(pow, pow, "pow")
+NT_ANY_BINARY(logical_and, logical_and, "logical_and")
+NT_ANY_BINARY(logical_or, logical_or, "logical_or")
+NT_ANY_BINARY(logical_xor, logical_xor, "logical_xor")
+NT_ANY_BINARY(add, add, "add")
+NT_ANY_BINARY(subtract, sub, "subtract")
+NT_ANY_BINARY(multiply, mul, "multiply")
+NT_ANY_BINARY(divide, div, "divide")
+NT_ANY_BINARY(mod, mod, "mod")
+#undef NT_ANY_BINARY
+
+/// min(a, b) and max(a, b) of two tensors are minimum and maximum.
+inline any_tensor min(const any_tensor& a, const any_tensor& b) { return minimum(a, b); }
+inline any_tensor max(const any_tensor& a, const any_tensor& b) { return maximum(a, b); }
+
+/// & | ^ on bool tensors, as for Tensor<bool> (type_mismatch for other dtypes: use
+/// logical_and, logical_or, logical_xor).
+#define NT_ANY_LOGICAL(sym, op, text)                                                                     \
+    template <detail::any_logical_operand A, detail::any_logical_operand B>                               \
+        requires(std::same_as<A, any_tensor> || std::same_as<B, any_tensor>)                             \
+    any_tensor operator sym(const A& a, const B& b) {                                                      \
+        return detail::any_bool_binary(detail::binary_op::op, text, a, b);                               \
+    }
+NT_ANY_LOGICAL(&, logical_and, "operator&")
+NT_ANY_LOGICAL(|, logical_or, "operator|")
+NT_ANY_LOGICAL(^, logical_xor, "operator^")
+#undef NT_ANY_LOGICAL
+
+// In-place forms: compute as the out-of-place operation, store back converted to
+// dst's type (as Tensor<T>'s in-place forms do). `dst` may be a Tensor<T>.
+#define NT_ANY_IN_PLACE(fn, op, text)                                                              \
+    inline any_tensor& fn(any_tensor& a, const any_tensor& b) {                                    \
+        detail::any_in_place(detail::binary_op::op, text, a, b);                                   \
+        return a;                                                                                  \
+    }                                                                                              \
+    template <class S>                                                                             \
+        requires std::is_arithmetic_v<S>                                                           \
+    any_tensor& fn(any_tensor& a, S b) {                                                           \
+        detail::any_in_place_scalar(detail::binary_op::op, text, a, any_scalar::of(b));            \
+        return a;                                                                                  \
+    }                                                                                              \
+    template <element T>                                                                           \
+    Tensor<T>& fn(Tensor<T>& a, const any_tensor& b) {                                             \
+        detail::any_in_place(detail::binary_op::op, text, any_tensor(a), b);                       \
+        return a;                                                                                  \
+    }
+NT_ANY_IN_PLACE(operator+=, add, "operator+=")
+NT_ANY_IN_PLACE(operator-=, sub, "operator-=")
+NT_ANY_IN_PLACE(operator*=, mul, "operator*=")
+NT_ANY_IN_PLACE(operator/=, div, "operator/=")
+NT_ANY_IN_PLACE(operator%=, mod, "operator%=")
+#undef NT_ANY_IN_PLACE
+
+#define NT_ANY_UNARY(fn, op) \
+    inline any_tensor fn(const any_tensor& a) { return detail::any_unary(detail::unary_op::op, a); }
+NT_ANY_UNARY(abs, abs)
+NT_ANY_UNARY(neg, neg)
+NT_ANY_UNARY(exp, exp)
+NT_ANY_UNARY(log, log)
+NT_ANY_UNARY(sqrt, sqrt)
+NT_ANY_UNARY(sin, sin)
+NT_ANY_UNARY(cos, cos)
+NT_ANY_UNARY(tanh, tanh)
+NT_ANY_UNARY(sigmoid, sigmoid)
+NT_ANY_UNARY(logical_not, logical_not)
+#undef NT_ANY_UNARY
+inline any_tensor operator-(const any_tensor& a) { return neg(a); }
+inline any_tensor operator!(const any_tensor& a) { return logical_not(a); }
+
+/// The elements converted to U (see any_tensor::astype).
+template <element U>
+[[nodiscard]] Tensor<U> astype(const any_tensor& a) {
+    return a.astype<U>();
+}
+
+/// where(cond, a, b) with any operand an any_tensor (a non-bool cond counts non-zero
+/// as true, as NumPy's where).
+[[nodiscard]] inline any_tensor where(const any_tensor& cond, const any_tensor& a, const any_tensor& b) {
+    return detail::any_where(cond, a, b);
+}
+
+#define NT_ANY_REDUCTION(fn, op)                                                                 \
+    [[nodiscard]] inline any_tensor fn(const any_tensor& t) {                                    \
+        return detail::any_reduce(detail::reduce_op::op, #fn, t, {}, true, false);               \
+    }                                                                                            \
+    [[nodiscard]] inline any_tensor fn(const any_tensor& t, axes_arg axes, bool keepdims = false) { \
+        return detail::any_reduce(detail::reduce_op::op, #fn, t, axes, false, keepdims);         \
+    }                                                                                            \
+    [[nodiscard]] inline any_tensor fn(const any_tensor& t, const Axis& axis, bool keepdims = false) { \
+        const Axis one[1] = {axis};                                                              \
+        return detail::any_reduce(detail::reduce_op::op, #fn, t, std::span<const Axis>(one), false, keepdims); \
+    }
+NT_ANY_REDUCTION(sum, sum)
+NT_ANY_REDUCTION(mean, mean)
+NT_ANY_REDUCTION(min, min)
+NT_ANY_REDUCTION(max, max)
+NT_ANY_REDUCTION(prod, prod)
+NT_ANY_REDUCTION(argmax, argmax)
+NT_ANY_REDUCTION(argmin, argmin)
+NT_ANY_REDUCTION(any, any)
+#undef NT_ANY_REDUCTION
+
+/// nt::all(t, ...) for any_tensor: found by nt::all's call operator (<nt/reduce.hpp>).
+[[nodiscard]] inline any_tensor reduce_all(const any_tensor& t, axes_arg axes, bool every_axis, bool keepdims) {
+    return detail::any_reduce(detail::reduce_op::all, "all", t, axes, every_axis, keepdims);
+}
+
+/// Writes `a` as `tensor([...], shape=..., dtype=...)`, as for Tensor<T>.
+std::ostream& operator<<(std::ostream& os, const any_tensor& a);
+/// The text operator<< writes.
+[[nodiscard]] std::string to_string(const any_tensor& a);
+
+}  // namespace nt

@@ -1,0 +1,118 @@
+// .npy files through the public API: save_npy and load_npy of a 1 GiB int16 volume
+// (512,1024,1024), a memcpy of the same bytes in the same run as the baseline, and
+// map_npy's open time for sparse files of growing size (it must not grow).
+// tests/bench/numpy_bench.py times np.save / np.load / np.load(mmap_mode='r') on the
+// same shapes; scripts/bench.sh prints both.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "npy_header.hpp"
+#include "nt/nt.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::int64_t depth = 512, rows = 1024, cols = 1024;
+const std::int64_t volume_bytes = depth * rows * cols * 2;
+
+fs::path folder() {
+    const char* env = std::getenv("NT_BENCH_DIR");
+    fs::path p = env ? fs::path(env) : fs::temp_directory_path() / "ntensor_bench_io";
+    fs::create_directories(p);
+    return p;
+}
+
+const nt::Tensor<std::int16_t>& volume() {
+    static const nt::Tensor<std::int16_t> v = [] {
+        auto t = nt::empty<std::int16_t>({depth, rows, cols});
+        auto* p = t.mutable_data();
+        for (std::int64_t i = 0; i < t.size(); ++i) p[i] = static_cast<std::int16_t>(i * 7 % 4001 - 2000);
+        return t;
+    }();
+    return v;
+}
+
+void set_bytes(benchmark::State& state, std::int64_t bytes) {
+    state.SetBytesProcessed(state.iterations() * bytes);
+    state.counters["bytes"] = static_cast<double>(bytes);
+}
+
+// The baseline: copy the volume's bytes once (read 1 GiB, write 1 GiB).
+void BM_memcpy_volume(benchmark::State& state) {
+    const auto& v = volume();
+    auto out = std::make_unique<std::byte[]>(static_cast<std::size_t>(volume_bytes));
+    std::memset(out.get(), 0, static_cast<std::size_t>(volume_bytes));
+    for (auto _ : state) {
+        std::memcpy(out.get(), v.data(), static_cast<std::size_t>(volume_bytes));
+        benchmark::DoNotOptimize(out.get());
+        benchmark::ClobberMemory();
+    }
+    set_bytes(state, volume_bytes);
+    state.SetLabel("memcpy (512,1024,1024) i16");
+}
+
+void BM_save_npy(benchmark::State& state) {
+    const auto& v = volume();
+    const std::string path = (folder() / "volume.npy").string();
+    for (auto _ : state) {
+        // A new file each time (as for NumPy): rewriting one in place makes ext4
+        // flush it to disk on rename, which times the disk, not the library.
+        state.PauseTiming();
+        fs::remove(path);
+        state.ResumeTiming();
+        nt::save_npy(path, v);
+    }
+    set_bytes(state, volume_bytes);
+    state.SetLabel("save_npy (512,1024,1024) i16");
+}
+
+void BM_load_npy(benchmark::State& state) {
+    const std::string path = (folder() / "volume_load.npy").string();
+    nt::save_npy(path, volume());
+    for (auto _ : state) {
+        auto t = nt::load_npy(path);
+        benchmark::DoNotOptimize(t.data());
+    }
+    set_bytes(state, volume_bytes);
+    state.SetLabel("load_npy (512,1024,1024) i16");
+}
+
+// Opening a mapping: header read and mmap only, for sparse files of 1 GiB to 1 TiB.
+void BM_map_npy_open(benchmark::State& state) {
+    const std::int64_t gib = state.range(0);
+    const std::string path = (folder() / ("sparse_" + std::to_string(gib) + ".npy")).string();
+    {
+        // The header of a (gib * 512, 1024, 1024) int16 file, then a hole up to its end.
+        const std::vector<std::int64_t> shape{gib * 512, rows, cols};
+        const std::string header = nt::detail::make_npy_header("<i2", false, shape);
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        std::fwrite(header.data(), 1, header.size(), f);
+        std::fclose(f);
+        if (::truncate(path.c_str(), static_cast<off_t>(header.size()) + gib * (std::int64_t{1} << 30)) != 0)
+            state.SkipWithError("cannot make the sparse file");
+    }
+    for (auto _ : state) {
+        auto t = nt::map_npy(path);
+        benchmark::DoNotOptimize(t.data());
+    }
+    fs::remove(path);
+    state.SetLabel("map_npy open, " + std::to_string(gib) + " GiB file");
+}
+
+}  // namespace
+
+BENCHMARK(BM_memcpy_volume)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_save_npy)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_load_npy)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_map_npy_open)->Arg(1)->Arg(16)->Arg(256)->Arg(1024)->Unit(benchmark::kMicrosecond)->UseRealTime();
+
+BENCHMARK_MAIN();

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""NumPy writes the .npy / .npz files that test_io reads ([numpy] cases).
+
+Everything goes under --out (a folder, emptied first):
+  npy/<id>.npy   written by NumPy (np.save or np.lib.format.write_array)
+  npy/<id>.raw   the same elements, C order, little-endian bytes (the oracle)
+  manifest.txt   one line per file:
+      npy <id> <version> <byteorder < > |> <dtype> <order C|F> <rank> <sizes...>
+      npz <file> <compressed 0|1> <count>        followed by <count> lines
+      entry <name> <dtype> <order> <rank> <sizes...>   (raw: npz/<file>.<name>.raw)
+  rw.npy, cow.npy   files that test_io maps read_write / copy_on_write and writes
+                    into; check_written.py then checks them with NumPy.
+  cow.sha256        the hash of cow.npy as written here (it must never change).
+  written/          test_io's outputs, listed in written.txt
+
+After test_io has run, check_written.py reads what ntensor wrote back.
+"""
+import argparse
+import hashlib
+import os
+import random
+import shutil
+import struct
+import zipfile
+
+import numpy as np
+
+DTYPES = ["b8", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64"]
+NUMPY = {"b8": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+         "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+         "f16": "float16", "f32": "float32", "f64": "float64"}
+SHAPES = [(), (5,), (3, 4), (2, 3, 4), (2, 1, 3, 2), (1, 2, 2, 3, 2), (0,), (3, 0, 2), (4, 1), (1,)]
+
+
+def values(rng, dtype, shape):
+    dt = np.dtype(NUMPY[dtype])
+    n = int(np.prod(shape, dtype=np.int64))
+    if dt.kind == "b":
+        a = rng.integers(0, 2, n).astype(bool)
+    elif dt.kind in "iu":
+        info = np.iinfo(dt)
+        a = rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)
+    else:
+        a = (rng.standard_normal(n) * 1000).astype(dt)
+        if n >= 3:
+            a[0], a[1], a[2] = np.nan, np.inf, -0.0
+    return a.reshape(shape)
+
+
+def write(path, arr, version):
+    with open(path, "wb") as f:
+        np.lib.format.write_array(f, arr, version=version, allow_pickle=False)
+
+
+def raw(arr):
+    return np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<")).tobytes(order="C")
+
+
+def shape_text(shape):
+    return " ".join([str(len(shape))] + [str(s) for s in shape])
+
+
+def rewrite_zip64(src, dst):
+    """Copies an archive with every central record in zip64 form (sizes and offsets
+    0xffffffff plus a zip64 extra field) and a zip64 end record and locator, which
+    Python's zipfile only writes past 4 GiB or 65535 members."""
+    with zipfile.ZipFile(src) as z:
+        infos = z.infolist()
+    data = open(src, "rb").read()
+    end = data.rfind(b"PK\x05\x06")
+    cd_offset = struct.unpack_from("<I", data, end + 16)[0]
+    out = bytearray(data[:cd_offset])
+    cd_start = len(out)
+    for info in infos:
+        name = info.filename.encode()
+        extra = struct.pack("<HHQQQ", 1, 24, info.file_size, info.compress_size, info.header_offset)
+        out += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, (3 << 8) | 45, 45, 0, info.compress_type,
+                           0, 0x21, info.CRC, 0xFFFFFFFF, 0xFFFFFFFF, len(name), len(extra), 0, 0, 0,
+                           0o100644 << 16, 0xFFFFFFFF)
+        out += name + extra
+    cd_size = len(out) - cd_start
+    rec = len(out)
+    out += struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, (3 << 8) | 45, 45, 0, 0, len(infos), len(infos),
+                       cd_size, cd_start)
+    out += struct.pack("<IIQI", 0x07064B50, 0, rec, 1)
+    out += struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+    open(dst, "wb").write(bytes(out))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--seed", type=int, default=20261123)
+    args = ap.parse_args()
+    rng = np.random.default_rng(args.seed)
+    pick = random.Random(args.seed)
+
+    shutil.rmtree(args.out, ignore_errors=True)
+    os.makedirs(os.path.join(args.out, "npy"))
+    os.makedirs(os.path.join(args.out, "npz"))
+    os.makedirs(os.path.join(args.out, "written"))
+    lines = []
+
+    def add_npy(dtype, shape, order, version, byteorder):
+        ident = f"{len(lines):04d}_{dtype}_{'be' if byteorder == '>' else 'le'}_{order}_v{version}"
+        a = values(rng, dtype, shape)
+        if byteorder == ">":
+            a = a.astype(a.dtype.newbyteorder(">"))
+        if order == "F":
+            a = np.asfortranarray(a)
+        write(os.path.join(args.out, "npy", ident + ".npy"), a, (version, 0))
+        open(os.path.join(args.out, "npy", ident + ".raw"), "wb").write(raw(a))
+        bo = "|" if a.dtype.itemsize == 1 else byteorder
+        # NumPy writes fortran_order only when the array is F- but not C-contiguous.
+        f = "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
+        lines.append(f"npy {ident} {version}.0 {bo} {dtype} {f} {shape_text(a.shape)}")
+
+    # Every dtype, byte order, order and version on one 2-d shape ...
+    for dtype in DTYPES:
+        for byteorder in ("<", ">") if np.dtype(NUMPY[dtype]).itemsize > 1 else ("<",):
+            for order in ("C", "F"):
+                for version in (1, 2, 3):
+                    add_npy(dtype, (3, 4), order, version, byteorder)
+    # ... and every rank 0..5 and zero-size shape, order and version picked at random.
+    for dtype in DTYPES:
+        for byteorder in ("<", ">") if np.dtype(NUMPY[dtype]).itemsize > 1 else ("<",):
+            for shape in SHAPES:
+                add_npy(dtype, shape, pick.choice("CF"), pick.choice((1, 2, 3)), byteorder)
+
+    # Archives: stored, compressed, and the stored one rewritten with zip64 records.
+    entries = {}
+    for i in range(40):
+        dtype = DTYPES[i % len(DTYPES)]
+        shape = SHAPES[pick.randrange(len(SHAPES))]
+        a = values(rng, dtype, shape)
+        if i % 5 == 1:
+            a = np.asfortranarray(a)
+        if i % 7 == 2 and a.dtype.itemsize > 1:
+            a = a.astype(a.dtype.newbyteorder(">"))
+        entries[f"arr_{i}_{dtype}"] = a
+    np.savez(os.path.join(args.out, "npz", "stored.npz"), **entries)
+    np.savez_compressed(os.path.join(args.out, "npz", "deflate.npz"), **entries)
+    rewrite_zip64(os.path.join(args.out, "npz", "stored.npz"), os.path.join(args.out, "npz", "zip64.npz"))
+    for file in ("stored.npz", "deflate.npz", "zip64.npz"):
+        with np.load(os.path.join(args.out, "npz", file)) as z:  # NumPy reads its own and the rewritten one
+            assert list(z.files) == list(entries), file
+            for k in entries:
+                assert raw(z[k]) == raw(entries[k]), (file, k)
+        lines.append(f"npz {file} {int(file == 'deflate.npz')} {len(entries)}")
+        for k, a in entries.items():
+            order = "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
+            lines.append(f"entry {k} {[d for d in DTYPES if np.dtype(NUMPY[d]) == a.dtype.newbyteorder('=')][0]} "
+                         f"{order} {shape_text(a.shape)}")
+    for k, a in entries.items():
+        open(os.path.join(args.out, "npz", k + ".raw"), "wb").write(raw(a))
+
+    # Files that test_io maps and writes into.
+    np.save(os.path.join(args.out, "rw.npy"), np.arange(24, dtype=np.int32).reshape(4, 6))
+    np.save(os.path.join(args.out, "cow.npy"), np.arange(24, dtype=np.float64).reshape(4, 6))
+    digest = hashlib.sha256(open(os.path.join(args.out, "cow.npy"), "rb").read()).hexdigest()
+    open(os.path.join(args.out, "cow.sha256"), "w").write(digest + "\n")
+
+    with open(os.path.join(args.out, "manifest.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
