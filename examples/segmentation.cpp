@@ -42,6 +42,15 @@ int main() {
     auto hard = nt::argmax(prob, "CLASS");  // (?,H,W), int64
     auto accuracy = nt::mean(nt::astype<double>(hard == truth));
 
+    // The pipeline's shape config checks these tensors as they flow (docs/config.md).
+    const nt::pipeline_config cfg = nt::load_config("examples/specs/segmentation_pipeline.json");
+    cfg.check("prob", prob);      // binds N, H, W
+    cfg.check("labels", truth);
+    cfg.check("onehot", onehot);  // the output of its step "one_hot"
+    cfg.check("dice", dice);
+    std::cout << "checked against segmentation_pipeline.json: N = " << *cfg.size("N") << ", H = " << *cfg.size("H")
+              << ", W = " << *cfg.size("W") << "\n";
+
     std::cout << "prob   " << prob.spec() << "\n";
     std::cout << "onehot " << onehot.spec() << "\n";
     std::cout << "dice   " << dice.spec() << "\n";

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build (Release), check the segmentation
-# shape config with `ntensor plan`, then run the example programs.
+# shape configs (one broadcast, and the whole pipeline) with `ntensor plan`, then
+# run the example programs (from the repository's root: they read examples/specs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -15,6 +16,9 @@ echo "== ntensor plan examples/specs/segmentation.json"
 echo
 echo "== ntensor plan --json examples/specs/segmentation.json"
 "$build/src/ntensor" plan --json examples/specs/segmentation.json
+echo
+echo "== ntensor plan examples/specs/segmentation_pipeline.json"
+"$build/src/ntensor" plan examples/specs/segmentation_pipeline.json
 
 for program in "$build"/examples/example_*; do
     [ -x "$program" ] || continue

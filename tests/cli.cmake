@@ -1,5 +1,6 @@
 # Command tests for `ntensor` (src/cli): exit statuses, JSON output, stdin, the
-# table and every error code through a config file. The bulk lives in
+# table, every error code through a config file, pipelines, and `ntensor check`
+# on .npy files that NumPy writes. The bulk lives in
 # tests/cli/check_cli.py (run with the system python3 and its json module); the
 # golden files below double as documentation of the output formats.
 
@@ -19,6 +20,9 @@ endfunction()
 set(nt_segmentation ${PROJECT_SOURCE_DIR}/examples/specs/segmentation.json)
 nt_cli_golden(table_segmentation segmentation.txt 0 plan ${nt_segmentation})
 nt_cli_golden(json_segmentation segmentation.json 0 plan --json ${nt_segmentation})
+set(nt_pipeline ${PROJECT_SOURCE_DIR}/examples/specs/segmentation_pipeline.json)
+nt_cli_golden(table_segmentation_pipeline segmentation_pipeline.txt 0 plan ${nt_pipeline})
+nt_cli_golden(json_segmentation_pipeline segmentation_pipeline.json 0 plan --json ${nt_pipeline})
 
 add_test(NAME cli_version COMMAND ntensor_cli --version)
 set_tests_properties(cli_version PROPERTIES PASS_REGULAR_EXPRESSION "^ntensor ${PROJECT_VERSION}\n$")

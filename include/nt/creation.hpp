@@ -128,6 +128,17 @@ template <element T>
     return t;
 }
 
+/// Copies `values` into a tensor of the shape and names of `s` (a spec of a
+/// config: nt::from_vector(v, cfg.spec("onehot"))). Throws invalid_argument if
+/// the element count differs.
+template <element T, std::same_as<nt::spec> Spec>
+[[nodiscard]] Tensor<T> from_vector(const std::vector<T>& values, const Spec& s) {
+    name_list names;
+    for (const axis_spec& axis : s) names.push_back(axis.name);
+    const dims shape = s.sizes();
+    return from_vector(values, shape_arg(shape), names_arg(names));
+}
+
 /// 0, 1, ..., n-1 (shape (n)). Throws invalid_argument for n < 0.
 template <element T>
     requires(!std::is_same_v<T, bool>)

@@ -301,6 +301,15 @@ public:
     }
     /// Replaces all names (an empty list removes them). A view.
     [[nodiscard]] Tensor rename(names_arg names) const { return Tensor(b_.rename(names.span())); }
+    /// Takes the names of `s` (a spec of a config: cfg.spec("image")); its sizes
+    /// are not compared (pipeline_config::check does that). Throws invalid_spec
+    /// when the ranks differ. A view.
+    template <std::same_as<nt::spec> Spec>
+    [[nodiscard]] Tensor rename(const Spec& s) const {
+        name_list names;
+        for (const axis_spec& axis : s) names.push_back(axis.name);
+        return Tensor(b_.rename(names.span()));
+    }
     /// Renames one axis.
     [[nodiscard]] Tensor rename(const Axis& axis, name n) const { return Tensor(b_.rename(axis, n)); }
     /// Names the unnamed axes ("?" keeps an axis unnamed, "..." the rest as they are).

@@ -16,12 +16,14 @@ std::string input_label(std::size_t i, std::span<const std::string_view> labels)
 
 // What feeds output axis o from one input: "axis 1 (3)", "axis 1 (1, broadcast)",
 // "+1" for an inserted singleton ("+1, broadcast" when the output is larger).
-std::string cell_text(const input_plan& in, std::size_t o, std::int64_t out_size) {
+std::string cell_text(const input_plan& in, std::size_t o, std::int64_t out_size,
+                      std::span<const std::string> unknown_sizes) {
     const std::int32_t a = in.source_axes[o];
     if (a == inserted_axis) return out_size == 1 ? "+1" : "+1 broadcast";
     const std::int64_t size = static_cast<std::size_t>(a) < in.input.rank() ? in.input.size(static_cast<std::size_t>(a)) : out_size;
-    std::string text = "axis " + std::to_string(a) + " (" + std::to_string(size);
-    if (size != out_size) text += ", broadcast";
+    std::string text = "axis " + std::to_string(a) + " (" + size_text(size, unknown_sizes);
+    // An unknown size is stretched only if it turns out to be 1: not marked.
+    if (size == 1 && out_size != 1) text += ", broadcast";
     return text + ")";
 }
 
@@ -42,22 +44,22 @@ void pad_to(std::string& line, std::size_t width) {
 
 }  // namespace
 
-std::string explain(const plan& p, std::span<const std::string_view> labels) {
+std::string explain(const plan& p, std::span<const std::string_view> labels, std::span<const std::string> unknown_sizes) {
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> header{"axis", "name", "size", "rule"};
     for (std::size_t i = 0; i < p.inputs.size(); ++i) header.push_back(input_label(i, labels));
     rows.push_back(header);
     for (std::size_t o = 0; o < p.output.rank(); ++o) {
         std::vector<std::string> row{std::to_string(o), std::string(p.output.name(o).str()),
-                                     std::to_string(p.output.size(o)), rule_text(p, o)};
-        for (const input_plan& in : p.inputs) row.push_back(cell_text(in, o, p.output.size(o)));
+                                     size_text(p.output.size(o), unknown_sizes), rule_text(p, o)};
+        for (const input_plan& in : p.inputs) row.push_back(cell_text(in, o, p.output.size(o), unknown_sizes));
         rows.push_back(std::move(row));
     }
     std::vector<std::size_t> widths(header.size(), 0);
     for (const auto& row : rows)
         for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
 
-    std::string out = "output " + to_string(p.output) + "  policy " + std::string(to_string(p.policy));
+    std::string out = "output " + to_string(p.output, unknown_sizes) + "  policy " + std::string(to_string(p.policy));
     if (p.union_axes) out += " + union";
     if (p.host == plan::npos) out += ", broadcast to a target";
     else out += ", host " + input_label(p.host, labels);

@@ -75,7 +75,8 @@ private:
         return {before.score + gain(from_[i - 1], onto_[j - 1]), before.count};
     }
     [[nodiscard]] bool compatible(std::int64_t a, std::int64_t b) const noexcept {
-        return a == b || a == 1 || (!one_sided_ && b == 1);
+        // A size < 0 is not known yet (match_options::unknown_sizes): it pairs with anything.
+        return a == b || a == 1 || a < 0 || b < 0 || (!one_sided_ && b == 1);
     }
     static cell combine(cell a, cell b) {
         if (a.score != b.score) return a.score > b.score ? a : b;

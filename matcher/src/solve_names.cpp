@@ -53,6 +53,10 @@ private:
         return true;
     }
 
+    static bool has_unknown(const dims& sizes) noexcept {
+        return std::any_of(sizes.begin(), sizes.end(), [](std::int64_t s) { return s < 0; });
+    }
+
     void unnamed_sizes(std::size_t i, dims& sizes) const {
         sizes.clear();
         for (const axis_spec& ax : specs_[i])
@@ -63,6 +67,17 @@ private:
     bool right_alignment_fits(std::size_t i) {
         unnamed_sizes(i, scratch_from_);
         unnamed_sizes(host_, scratch_onto_);
+        if (has_unknown(scratch_from_) || has_unknown(scratch_onto_)) {
+            // A size not known yet (match_options::unknown_sizes) pairs with anything.
+            const std::size_t shift = scratch_onto_.size() - scratch_from_.size();
+            for (std::size_t t = 0; t < scratch_from_.size(); ++t) {
+                const std::int64_t x = scratch_from_[t];
+                const std::int64_t y = scratch_onto_[t + shift];
+                if (x < 0 || y < 0 || x == 1 || x == y || (!target_mode_ && y == 1)) continue;
+                return false;
+            }
+            return true;
+        }
         if (target_mode_) return numpy_broadcast_map(scratch_from_.span(), scratch_onto_.span(), scratch_map_);
         const std::span<const std::int64_t> both[] = {scratch_from_.span(), scratch_onto_.span()};
         return numpy_broadcast_shape(both, scratch_common_);
@@ -75,9 +90,9 @@ private:
         if (count == 1) return true;
         if (count == 0)
             return fail(why_, errc::incompatible_sizes,
-                        say_.input_with_spec(i) + ": its unnamed axes " + shape_string(scratch_from_) +
+                        say_.input_with_spec(i) + ": its unnamed axes " + say_.shape(scratch_from_) +
                             " fit the host " + say_.input_with_spec(host_) + " neither right-aligned nor in any other "
-                            "order-preserving placement onto its unnamed axes " + shape_string(scratch_onto_) +
+                            "order-preserving placement onto its unnamed axes " + say_.shape(scratch_onto_) +
                             " (paired sizes must be equal or 1). Fix: check the shapes, or name the axes so they pair by name");
         return fail_ambiguous(i);
     }
@@ -160,7 +175,7 @@ private:
 
     bool fail_no_counterpart(std::size_t i, std::size_t a) {
         const spec& s = specs_[i];
-        const std::string host = target_mode_ ? "the target " + to_string(specs_[1])
+        const std::string host = target_mode_ ? "the target " + say_.spec_text(1)
                                               : "the host, " + say_.input_with_spec(host_) + ",";
         std::string message = say_.input_with_spec(i) + ": " + say_.axis(i, a) + " has no counterpart in " + host;
         if (s.name(a)) {

@@ -15,7 +15,7 @@ private:
         const std::size_t rank = specs_[host_].rank();
         if (target_mode_ && specs_[0].rank() > rank)
             return fail(why_, errc::no_counterpart,
-                        "cannot broadcast " + say_.input_with_spec(0) + " to the target " + to_string(specs_[1]) +
+                        "cannot broadcast " + say_.input_with_spec(0) + " to the target " + say_.spec_text(1) +
                             ": the input has more axes than the target, and a broadcast never removes axes. Fix: "
                             "squeeze or index away the extra leading axes first");
         groups_.clear();
@@ -73,7 +73,7 @@ private:
                 const nt::name t = specs_[1].name(a + shift);
                 if (n && t && n != t)
                     return fail(why_, errc::name_mismatch,
-                                "cannot broadcast " + say_.input_with_spec(0) + " to the target " + to_string(specs_[1]) +
+                                "cannot broadcast " + say_.input_with_spec(0) + " to the target " + say_.spec_text(1) +
                                     ": " + say_.axis(0, a) + " lands positionally on target axis " +
                                     std::to_string(a + shift) + " named '" + std::string(t.str()) +
                                     "'. Fix: rename the axis, or use policy 'names'");

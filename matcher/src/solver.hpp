@@ -48,13 +48,19 @@ public:
         if (i < options_.labels.size() && !options_.labels[i].empty()) out += " '" + std::string(options_.labels[i]) + "'";
         return out;
     }
-    [[nodiscard]] std::string input_with_spec(std::size_t i) const { return input(i) + " " + to_string(specs_[i]); }
+    [[nodiscard]] std::string input_with_spec(std::size_t i) const { return input(i) + " " + spec_text(i); }
+    // Sizes < 0 are not known yet and print as match_options::unknown_sizes names them.
+    [[nodiscard]] std::string spec_text(std::size_t i) const { return to_string(specs_[i], options_.unknown_sizes); }
+    [[nodiscard]] std::string size(std::int64_t s) const { return size_text(s, options_.unknown_sizes); }
+    [[nodiscard]] std::string shape(std::span<const std::int64_t> sizes) const {
+        return shape_string(sizes, options_.unknown_sizes);
+    }
     // "axis 2 'H' (size 256)" / "axis 0 (unnamed, size 10)"
     [[nodiscard]] std::string axis(std::size_t i, std::size_t a) const {
         const axis_spec& ax = specs_[i][a];
         std::string out = "axis " + std::to_string(a);
-        if (ax.name) return out + " '" + std::string(ax.name.str()) + "' (size " + std::to_string(ax.size) + ")";
-        return out + " (unnamed, size " + std::to_string(ax.size) + ")";
+        if (ax.name) return out + " '" + std::string(ax.name.str()) + "' (size " + size(ax.size) + ")";
+        return out + " (unnamed, size " + size(ax.size) + ")";
     }
     [[nodiscard]] std::string shapes() const {
         std::string out;
@@ -123,7 +129,7 @@ protected:
             return fail(why_, errc::invalid_spec, say_.input(i) + " has rank " + std::to_string(s.rank()) +
                                                       ", over the limit of " + std::to_string(max_rank));
         for (std::size_t a = 0; a < s.rank(); ++a) {
-            if (s.size(a) < 0)
+            if (s.size(a) < 0 && static_cast<std::uint64_t>(-1 - s.size(a)) >= options_.unknown_sizes.size())
                 return fail(why_, errc::invalid_spec, say_.input_with_spec(i) + ": " + say_.axis(i, a) +
                                                           " has a negative size; sizes must be >= 0");
             if (!s.name(a)) continue;
@@ -154,20 +160,27 @@ protected:
     }
 
     // Checks sizes along output axis `o` and returns the common size via `size`.
+    // Unknown sizes (< 0, see match_options::unknown_sizes) pair with anything.
     bool settle_size(std::size_t o, const char* rule, std::int64_t& size) {
         if (target_mode_) return settle_target_size(o, rule, size);
         std::int64_t common = 1;
+        std::int64_t unknown = 1;  // the first unknown size, if any
         bool clash = false;
         for (std::size_t i = 0; i < specs_.size(); ++i) {
             const std::int32_t a = out_.inputs[i].source_axes[o];
             if (a == inserted_axis) continue;
             const std::int64_t s = specs_[i].size(static_cast<std::size_t>(a));
             if (s == 1) continue;
-            if (common == 1) common = s;
-            else if (s != common) clash = true;
+            if (s < 0) {
+                if (unknown == 1) unknown = s;
+            } else if (common == 1) {
+                common = s;
+            } else if (s != common) {
+                clash = true;
+            }
         }
         if (clash) return fail(why_, errc::incompatible_sizes, size_clash_message(o, rule));
-        size = common;
+        size = common != 1 ? common : unknown;
         return true;
     }
 
@@ -176,8 +189,8 @@ protected:
         const std::int32_t a = out_.inputs[0].source_axes[o];
         if (a == inserted_axis) return true;
         const std::int64_t s = specs_[0].size(static_cast<std::size_t>(a));
-        if (s == 1 || s == size) return true;
-        std::string message = "cannot broadcast " + say_.input_with_spec(0) + " to the target " + to_string(specs_[1]) +
+        if (s == 1 || s == size || s < 0 || size < 0) return true;
+        std::string message = "cannot broadcast " + say_.input_with_spec(0) + " to the target " + say_.spec_text(1) +
                               ": " + say_.axis(0, static_cast<std::size_t>(a)) + " is paired " + rule +
                               " with target axis " + std::to_string(o) + " of size " + std::to_string(size) +
                               "; an input axis must have size 1 or the target's size";

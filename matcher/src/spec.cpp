@@ -109,19 +109,19 @@ std::int64_t spec::find(nt::name n) const noexcept {
     return -1;
 }
 
-void spec::validate(std::string_view what) const {
+void spec::validate(std::string_view what, std::span<const std::string> unknown_sizes) const {
     if (rank() > max_rank)
         throw_error(errc::invalid_spec, std::string(what) + " has rank " + std::to_string(rank()) +
                                             ", over the limit of " + std::to_string(max_rank) + " axes");
     for (std::size_t i = 0; i < rank(); ++i) {
-        if (axes_[i].size < 0)
+        if (axes_[i].size < 0 && static_cast<std::uint64_t>(-1 - axes_[i].size) >= unknown_sizes.size())
             throw_error(errc::invalid_spec, std::string(what) + " " + to_string(*this) + ": axis " + std::to_string(i) +
                                                 " has size " + std::to_string(axes_[i].size) + "; sizes must be >= 0");
         if (!axes_[i].name) continue;
         for (std::size_t j = 0; j < i; ++j)
             if (axes_[j].name == axes_[i].name)
                 throw_error(errc::duplicate_name,
-                            std::string(what) + " " + to_string(*this) + ": name '" + std::string(axes_[i].name.str()) +
+                            std::string(what) + " " + to_string(*this, unknown_sizes) + ": name '" + std::string(axes_[i].name.str()) +
                                 "' is used by axis " + std::to_string(j) + " and axis " + std::to_string(i) +
                                 "; names must be unique within a spec (rename one, or leave it unnamed with '?')");
     }
@@ -181,11 +181,17 @@ small_vector<name, 8> parse_names(std::string_view text) {
     return names;
 }
 
-std::string shape_string(std::span<const std::int64_t> sizes) {
+std::string size_text(std::int64_t size, std::span<const std::string> unknown_sizes) {
+    if (size >= 0) return std::to_string(size);
+    const auto index = static_cast<std::size_t>(-1 - size);
+    return index < unknown_sizes.size() ? unknown_sizes[index] : std::to_string(size);
+}
+
+std::string shape_string(std::span<const std::int64_t> sizes, std::span<const std::string> unknown_sizes) {
     std::string out = "(";
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         if (i) out += ',';
-        out += std::to_string(sizes[i]);
+        out += size_text(sizes[i], unknown_sizes);
     }
     return out + ")";
 }
@@ -199,8 +205,9 @@ std::string names_string(const spec& s) {
     return out;
 }
 
-std::string spec_string(std::span<const std::int64_t> sizes, std::span<const name> names) {
-    std::string out = shape_string(sizes);
+std::string spec_string(std::span<const std::int64_t> sizes, std::span<const name> names,
+                        std::span<const std::string> unknown_sizes) {
+    std::string out = shape_string(sizes, unknown_sizes);
     bool named = false;
     for (name n : names) named = named || n.has_value();
     if (!named) return out;
@@ -213,14 +220,14 @@ std::string spec_string(std::span<const std::int64_t> sizes, std::span<const nam
     return out + ")";
 }
 
-std::string to_string(const spec& s) {
+std::string to_string(const spec& s, std::span<const std::string> unknown_sizes) {
     small_vector<std::int64_t, 8> sizes;
     small_vector<name, 8> names;
     for (const axis_spec& ax : s) {
         sizes.push_back(ax.size);
         names.push_back(ax.name);
     }
-    return spec_string(sizes.span(), names.span());
+    return spec_string(sizes.span(), names.span(), unknown_sizes);
 }
 
 std::ostream& operator<<(std::ostream& os, const spec& s) { return os << to_string(s); }

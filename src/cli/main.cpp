@@ -2,17 +2,19 @@
 // describes .npy / .npz files from their headers.
 //
 //     ntensor plan [--json] FILE|-
+//     ntensor check [--json] FILE|-
 //     ntensor info [--json] FILE...
 //     ntensor --help | --version
 //
 // Exit status: 0 a plan (every file described), 1 an nt::error (the config is
 // wrong or does not broadcast; a file cannot be read or is not a valid .npy/.npz),
 // 2 a wrong command line or an unreadable config, 3 an internal error. The command
-// never reads tensor data: `info` reads headers only (and, in an .npz, each
-// member's first bytes).
+// never reads tensor data: `check` and `info` read headers only (and, in an .npz,
+// each member's first bytes).
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -24,9 +26,10 @@
 
 #include "npy_header.hpp"
 #include "npz_headers.hpp"
-#include "nt/shape_config.hpp"
 #include "nt/error.hpp"
 #include "nt/match.hpp"
+#include "nt/pipeline.hpp"
+#include "nt/shape_config.hpp"
 #include "nt/version.hpp"
 
 namespace {
@@ -40,12 +43,16 @@ enum exit_status : int {
 
 constexpr std::string_view usage_text =
     "usage: ntensor plan [--json] FILE|-\n"
+    "       ntensor check [--json] FILE|-\n"
     "       ntensor info [--json] FILE...\n"
     "       ntensor --help | --version\n"
     "\n"
     "plan: reads a JSON shape config (see docs/config.md) and prints how its tensors\n"
     "broadcast: the output spec and, for every input, which of its axes feeds each\n"
-    "output axis. FILE '-' reads standard input.\n"
+    "output axis; for a pipeline, every step and the sizes of its symbols. FILE '-'\n"
+    "reads standard input.\n"
+    "check: also reads the headers of the config's .npy files (relative to FILE's\n"
+    "folder), binds their sizes, and reports every file and step.\n"
     "info: prints the dtype, shape, order and format version of each .npy file and\n"
     "of each array in each .npz archive, from their headers.\n"
     "\n"
@@ -59,7 +66,7 @@ constexpr std::string_view usage_text =
 
 /// What the command line asks for.
 struct command {
-    enum class kind { plan, info, help, version } what = kind::plan;
+    enum class kind { plan, check, info, help, version } what = kind::plan;
     bool json = false;
     std::string file;
     std::vector<std::string> files;  // info
@@ -70,9 +77,10 @@ struct usage_error {
     std::string message;
 };
 
-command parse_plan_arguments(const std::vector<std::string_view>& args) {
+/// The options (--json, --help) and files of a verb's arguments.
+command parse_verb_arguments(const std::vector<std::string_view>& args, command::kind what) {
     command cmd;
-    std::optional<std::string> file;
+    cmd.what = what;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string_view arg = args[i];
         if (arg == "--json") {
@@ -80,34 +88,32 @@ command parse_plan_arguments(const std::vector<std::string_view>& args) {
         } else if (arg == "--help" || arg == "-h") {
             return {command::kind::help, false, {}, {}};
         } else if (arg.size() > 1 && arg.front() == '-') {
-            throw usage_error{"unknown option '" + std::string(arg) + "' for 'plan' (try 'ntensor --help')"};
-        } else if (file) {
-            throw usage_error{"'plan' takes one FILE, got '" + *file + "' and '" + std::string(arg) + "'"};
-        } else {
-            file = std::string(arg);
-        }
-    }
-    if (!file) throw usage_error{"'plan' needs a FILE, or '-' for standard input (try 'ntensor --help')"};
-    cmd.file = *file;
-    return cmd;
-}
-
-command parse_info_arguments(const std::vector<std::string_view>& args) {
-    command cmd;
-    cmd.what = command::kind::info;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        const std::string_view arg = args[i];
-        if (arg == "--json") {
-            cmd.json = true;
-        } else if (arg == "--help" || arg == "-h") {
-            return {command::kind::help, false, {}, {}};
-        } else if (arg.size() > 1 && arg.front() == '-') {
-            throw usage_error{"unknown option '" + std::string(arg) + "' for 'info' (try 'ntensor --help')"};
+            throw usage_error{"unknown option '" + std::string(arg) + "' for '" + std::string(args.front()) +
+                              "' (try 'ntensor --help')"};
         } else {
             cmd.files.emplace_back(arg);
         }
     }
-    if (cmd.files.empty()) throw usage_error{"'info' needs at least one .npy or .npz FILE (try 'ntensor --help')"};
+    return cmd;
+}
+
+/// plan and check: one config FILE, or '-'.
+command parse_plan_arguments(const std::vector<std::string_view>& args) {
+    const std::string verb(args.front());
+    command cmd = parse_verb_arguments(args, verb == "check" ? command::kind::check : command::kind::plan);
+    if (cmd.what == command::kind::help) return cmd;
+    if (cmd.files.size() > 1)
+        throw usage_error{"'" + verb + "' takes one FILE, got '" + cmd.files[0] + "' and '" + cmd.files[1] + "'"};
+    if (cmd.files.empty())
+        throw usage_error{"'" + verb + "' needs a FILE, or '-' for standard input (try 'ntensor --help')"};
+    cmd.file = cmd.files.front();
+    return cmd;
+}
+
+command parse_info_arguments(const std::vector<std::string_view>& args) {
+    command cmd = parse_verb_arguments(args, command::kind::info);
+    if (cmd.what == command::kind::info && cmd.files.empty())
+        throw usage_error{"'info' needs at least one .npy or .npz FILE (try 'ntensor --help')"};
     return cmd;
 }
 
@@ -119,7 +125,7 @@ command parse_arguments(const std::vector<std::string_view>& args) {
         throw usage_error{"'" + std::string(first) + "' takes no arguments"};
     if (wants_help) return {command::kind::help, false, {}, {}};
     if (first == "--version") return {command::kind::version, false, {}, {}};
-    if (first == "plan") return parse_plan_arguments(args);
+    if (first == "plan" || first == "check") return parse_plan_arguments(args);
     if (first == "info") return parse_info_arguments(args);
     throw usage_error{"unknown command '" + std::string(first) + "' (try 'ntensor --help')"};
 }
@@ -149,18 +155,24 @@ void print_error(const nt::error& e, bool json) {
         std::cout << "error [" << nt::to_string(e.code()) << "]: " << e.message() << '\n';
 }
 
+/// `plan` stops at the first error and prints it alone; `check` reads the files
+/// too and reports every file and step, failed or not.
 int run_plan(const command& cmd) {
     const std::string text = read_input(cmd.file);
+    const std::string folder = cmd.file == "-" ? std::string() : std::filesystem::path(cmd.file).parent_path().string();
     try {
-        const nt::shape_config config = nt::parse_config(text);
-        const nt::plan p = nt::plan_config(config);
-        if (cmd.json) {
-            std::cout << nt::plan_to_json(p, config.broadcast) << '\n';
+        nt::pipeline p = nt::parse_pipeline(text, folder);
+        const bool check = cmd.what == command::kind::check;
+        const nt::pipeline_report report = nt::check_pipeline(p, check);
+        const nt::error* failure = report.first_failure();
+        if (failure && (!check || p.one_step())) {
+            print_error(*failure, cmd.json);
+        } else if (cmd.json) {
+            std::cout << nt::report_to_json(p, report) << '\n';
         } else {
-            const std::vector<std::string_view> labels(config.broadcast.begin(), config.broadcast.end());
-            std::cout << nt::explain(p, labels);
+            std::cout << nt::explain(p, report);
         }
-        return exit_plan;
+        return failure ? exit_config_error : exit_plan;
     } catch (const nt::error& e) {
         print_error(e, cmd.json);
         return exit_config_error;
@@ -231,7 +243,8 @@ int run(const command& cmd) {
     switch (cmd.what) {
         case command::kind::help: std::cout << usage_text; return exit_plan;
         case command::kind::version: std::cout << "ntensor " << NT_VERSION_STRING << '\n'; return exit_plan;
-        case command::kind::plan: return run_plan(cmd);
+        case command::kind::plan:
+        case command::kind::check: return run_plan(cmd);
         case command::kind::info: return run_info(cmd);
     }
     return exit_internal;

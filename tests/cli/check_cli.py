@@ -6,13 +6,16 @@ usage: check_cli.py NTENSOR SOURCE_DIR
 Runs the command on every example config (examples/specs) and every failing
 config (tests/cli/configs, named <code>[.<variant>].json), parses the JSON output
 back and checks it against spec/config.md and the worked examples of
-spec/matching.md. Prints one line per failed check; exits 1 if any failed.
+spec/matching.md. `ntensor check` reads .npy files that NumPy writes here.
+Prints one line per failed check; exits 1 if any failed.
 """
 import json
 import os
 import subprocess
 import sys
 import tempfile
+
+import numpy as np
 
 NULL = None
 
@@ -49,6 +52,40 @@ EXPECTED_PLANS = {
     },
 }
 EXPECTED_ERRORS = {"prob_pred_no_union.json": "no_counterpart"}
+
+# Pipelines: the resolved sizes and, per step, shape, names and source maps.
+EXPECTED_PIPELINES = {
+    "segmentation_pipeline.json": {
+        "sizes": {"K": 3, "N": NULL, "H": NULL, "W": NULL},
+        "steps": {
+            "overlay": {"shape": ["N", 3, "H", "W"], "names": [NULL, "CHANNEL", "H", "W"],
+                        "inputs": {"image": [0, 1, 2, 3], "labels": [0, NULL, 1, 2]}},
+            "class_ids": {"shape": ["N", 3, "H", "W"], "names": [NULL, "CLASS", "H", "W"],
+                          "inputs": {"classes": [NULL, 0, NULL, NULL], "prob": [0, 1, 2, 3]}},
+            "one_hot": {"shape": ["N", 3, "H", "W"], "names": [NULL, "CLASS", "H", "W"],
+                        "inputs": {"ids": [0, 1, 2, 3], "labels": [0, NULL, 1, 2]}},
+            "score": {"shape": ["N", 3, "H", "W"], "names": [NULL, "CLASS", "H", "W"],
+                      "inputs": {"prob": [0, 1, 2, 3], "onehot": [0, 1, 2, 3]}},
+            "with_image": {"shape": ["N", 3, 3, "H", "W"], "names": [NULL, "CLASS", "CHANNEL", "H", "W"],
+                           "inputs": {"scored": [0, 1, NULL, 2, 3], "image": [0, NULL, 1, 2, 3]}},
+            "normalize_tiles": {"shape": ["N", 3, "(H - 8) / 6 + 1", "(W - 8) / 6 + 1", 8, 8],
+                                "names": [NULL, "CHANNEL", "TY", "TX", "PY", "PX"],
+                                "inputs": {"tiles": [0, 1, 2, 3, 4, 5], "mean": [NULL, 0, NULL, NULL, NULL, NULL]}},
+        },
+    },
+}
+
+# Failing configs whose messages must name these (the step, the symbol, ...).
+EXPECTED_MESSAGES = {
+    "incompatible_sizes.step.json": ["steps.overlay: ", "size 10", "size 12", "Symbols: N = 10 (from \"sizes\")."],
+    "no_counterpart.step.json": ["steps.one_hot: input 0 'classes' (3 | CLASS)"],
+    "invalid_spec.not_exact.json": ["tensors.tiles.shape[2]: (H - 8) / 6 + 1 with H = 21", "13 / 6 does not divide"],
+    "invalid_spec.unknown_symbol.json": ["steps.resize.to.shape[2]: unknown symbol \"Hh\" (did you mean \"H\"?)"],
+    "invalid_spec.as_cycle.json": ["steps.score.broadcast[1]: \"scored\" is this step's own output", "a cycle"],
+    "invalid_spec.as_forward.json": ["steps.report.broadcast[0]: \"scored\" is the output of a later step, \"score\""],
+    "invalid_spec.malformed_expression.json": ["tensors.tiles.shape[1]: malformed size expression at character 14",
+                                               "\n    (H - 8) / 6 +\n                 ^"],
+}
 
 ERROR_CODES = {"parse_error", "invalid_spec", "duplicate_name", "unknown_tensor",
                "incompatible_sizes", "no_counterpart", "name_mismatch", "ambiguous"}
@@ -101,12 +138,32 @@ def check_plan(name, out, expected):
         check(sorted(axes) == list(range(len(axes))), f"{name}: {label} source_axes not a permutation")
 
 
+def check_pipeline(name, out, expected):
+    if not check(isinstance(out, dict) and list(out) == ["sizes", "steps"], f"{name}: not a pipeline: {out!r}"):
+        return
+    check(out["sizes"] == expected["sizes"], f"{name}: sizes {out['sizes']}")
+    check(list(out["steps"]) == list(expected["steps"]), f"{name}: steps {list(out['steps'])}")
+    for step, plan in expected["steps"].items():
+        got = out["steps"].get(step, {})
+        check_plan(f"{name} step {step}", got, plan)
+
+
+def check_pipeline_table(name, table, out):
+    lines = table.splitlines()
+    check(lines[0].startswith("sizes: "), f"{name}: the table does not start with the sizes: {lines[0]!r}")
+    titles = [line for line in lines if line.startswith("step ")]
+    check(len(titles) == len(out["steps"]), f"{name}: {len(titles)} step titles for {len(out['steps'])} steps")
+    for step, title in zip(out["steps"], titles):
+        check(title.startswith(f'step "{step}": broadcast '), f"{name}: step title {title!r}")
+
+
 def check_examples(ntensor, specs_dir):
     for name in sorted(os.listdir(specs_dir)):
         if not name.endswith(".json"):
             continue
         path = os.path.join(specs_dir, name)
-        check(name in EXPECTED_PLANS or name in EXPECTED_ERRORS, f"{name}: example without an expectation here")
+        check(name in EXPECTED_PLANS or name in EXPECTED_ERRORS or name in EXPECTED_PIPELINES,
+              f"{name}: example without an expectation here")
         status, stdout, stderr = run(ntensor, ["plan", "--json", path])
         out = parse_json(stdout, name)
         if out is None:
@@ -117,9 +174,13 @@ def check_examples(ntensor, specs_dir):
             check(error_code(stdout) == EXPECTED_ERRORS[name], f"{name}: error {out}")
         elif name in EXPECTED_PLANS and check(status == 0, f"{name}: exit status {status}, expected 0"):
             check_plan(name, out, EXPECTED_PLANS[name])
+        elif name in EXPECTED_PIPELINES and check(status == 0, f"{name}: exit status {status}, expected 0"):
+            check_pipeline(name, out, EXPECTED_PIPELINES[name])
         # The table for people: the same plan, exit status and no JSON.
         status_text, table, _ = run(ntensor, ["plan", path])
         check(status_text == status, f"{name}: table exit status {status_text}, JSON {status}")
+        if status == 0 and "steps" in out:
+            check_pipeline_table(name, table, out)
         if status == 0 and "shape" in out:
             check(table.startswith("output ("), f"{name}: table does not start with the output spec: {table!r}")
             rows = [line for line in table.splitlines()[2:] if line.strip()]
@@ -144,6 +205,8 @@ def check_error_configs(ntensor, configs_dir):
                                      f"{name}: error JSON keys {out}"):
             check(out["error"]["code"] == code, f"{name}: code {out['error']['code']}, expected {code}")
             check(len(out["error"]["message"]) > 20, f"{name}: message too short")
+            for part in EXPECTED_MESSAGES.get(name, []):
+                check(part in out["error"]["message"], f"{name}: message lacks {part!r}: {out['error']['message']!r}")
         # Without --json: the message alone, prefixed by the code.
         status, stdout, _ = run(ntensor, ["plan", path])
         check(status == 1, f"{name}: exit status {status} without --json")
@@ -182,6 +245,8 @@ def check_command_line(ntensor):
             "unknown command": ["explain"],
             "arguments after --version": ["--version", "x"],
             "plan without a file": ["plan"],
+            "check without a file": ["check"],
+            "check with two files": ["check", "a.json", "b.json"],
             "plan --json without a file": ["plan", "--json"],
             "unknown option": ["plan", "--jsn", "x.json"],
             "two files": ["plan", "a.json", "b.json"],
@@ -195,6 +260,79 @@ def check_command_line(ntensor):
             check(stdout == "", f"{what}: stdout {stdout!r}, expected nothing")
             check(stderr.startswith("ntensor: ") and stderr.count("\n") == 1,
                   f"{what}: stderr is not one line: {stderr!r}")
+
+
+def write_config(folder, name, tensors, steps):
+    path = os.path.join(folder, name)
+    with open(path, "w") as f:
+        json.dump({"tensors": tensors, "steps": steps}, f)
+    return path
+
+
+def check_files(ntensor, specs_dir):
+    """`ntensor check` reads the headers of .npy files (written here by NumPy),
+    binds their sizes and reports every file and step; `plan` never reads them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        os.makedirs(os.path.join(tmp, "data"))
+        np.save(os.path.join(tmp, "data", "image.npy"), np.zeros((2, 3, 20, 26), dtype=np.uint8))
+        np.save(os.path.join(tmp, "data", "labels.npy"), np.zeros((2, 20, 26), dtype=np.int32))
+        np.save(os.path.join(tmp, "data", "labels_n3.npy"), np.zeros((3, 20, 26), dtype=np.int32))
+        np.save(os.path.join(tmp, "data", "big_endian.npy"), np.zeros((4, 5), dtype=">f8"))
+        image = {"npy": "data/image.npy", "shape": ["N", 3, "H", "W"], "names": "? C H W", "dtype": "u8"}
+        steps = [{"name": "overlay", "broadcast": ["image", "labels"], "as": "over"},
+                 {"name": "again", "broadcast": ["over"]}]
+
+        def labels(npy, dtype="i32"):
+            return {"npy": npy, "shape": ["N", "H", "W"], "names": "? H W", "dtype": dtype}
+
+        ok = write_config(tmp, "ok.json", {"image": image, "labels": labels("data/labels.npy"),
+                                           "table": {"npy": "data/big_endian.npy", "names": "A B"}}, steps)
+        status, stdout, stderr = run(ntensor, ["check", "--json", ok])
+        out = parse_json(stdout, "check ok.json")
+        if check(status == 0 and out is not None, f"check ok.json: exit status {status}, {stdout!r} {stderr!r}"):
+            check(list(out) == ["sizes", "steps", "files"], f"check ok.json: keys {list(out)}")
+            check(out["sizes"] == {"N": 2, "H": 20, "W": 26}, f"check ok.json: sizes {out['sizes']}")
+            check(out["steps"]["overlay"]["shape"] == [2, 3, 20, 26], f"check ok.json: {out['steps']['overlay']}")
+            check(out["steps"]["again"]["shape"] == [2, 3, 20, 26], f"check ok.json: {out['steps']['again']}")
+            check(out["files"]["image"] == {"path": os.path.join(tmp, "data/image.npy"), "shape": [2, 3, 20, 26],
+                                            "dtype": "u8"}, f"check ok.json: files {out['files']}")
+            check(out["files"]["table"]["dtype"] == "f64", f"check ok.json: big-endian file {out['files']['table']}")
+        # plan does not read the files: the sizes stay symbols.
+        status, stdout, _ = run(ntensor, ["plan", "--json", ok])
+        out = parse_json(stdout, "plan ok.json")
+        check(status == 0 and out is not None and out["sizes"]["N"] is None, f"plan ok.json: {stdout!r}")
+        status, table, _ = run(ntensor, ["check", ok])
+        check(status == 0 and "files:\n  image  " in table and "(2,3,20,26) u8" in table, f"check table: {table!r}")
+
+        failing = {
+            "missing.json": ({"image": image, "labels": labels("data/none.npy")}, "labels", "io_error",
+                             ["tensors.labels.npy: ", "none.npy", "No such file"]),
+            "dtype.json": ({"image": image, "labels": labels("data/labels.npy", "u8")}, "labels", "type_mismatch",
+                           ["tensors.labels.npy: data/labels.npy holds i32 (descr '<i4'), but \"dtype\" says u8"]),
+            "conflict.json": ({"image": image, "labels": labels("data/labels_n3.npy")}, "labels", "incompatible_sizes",
+                              ["symbol N is 3 at axis 0 of 'labels' (data/labels_n3.npy), but N = 2 from axis 0 of "
+                               "'image' (data/image.npy)"]),
+        }
+        for name, (tensors, key, code, parts) in failing.items():
+            path = write_config(tmp, name, tensors, steps)
+            status, stdout, _ = run(ntensor, ["check", "--json", path])
+            out = parse_json(stdout, f"check {name}")
+            if not check(status == 1 and out is not None and "files" in out, f"check {name}: {status} {stdout!r}"):
+                continue
+            error = out["files"][key].get("error", {})
+            check(error.get("code") == code, f"check {name}: {out['files'][key]}")
+            for part in parts:
+                check(part in error.get("message", ""), f"check {name}: message lacks {part!r}: {error}")
+            # Every step is still reported.
+            check(list(out["steps"]) == ["overlay", "again"], f"check {name}: steps {list(out['steps'])}")
+            status, table, _ = run(ntensor, ["check", path])
+            check(status == 1 and f"error [{code}]: " in table, f"check {name} table: {table!r}")
+            status, _, _ = run(ntensor, ["plan", path])
+            check(status == 0, f"plan {name}: exit status {status}; plan reads no file")
+        # A one-step config: check prints what plan prints.
+        seg = os.path.join(specs_dir, "segmentation.json")
+        check(run(ntensor, ["check", "--json", seg])[1] == run(ntensor, ["plan", "--json", seg])[1],
+              "check and plan differ on a one-step config")
 
 
 NUMPY_SHORT = {"bool": "b8", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8",
@@ -305,6 +443,7 @@ def main():
     check_error_configs(ntensor, os.path.join(source_dir, "tests", "cli", "configs"))
     check_stdin(ntensor, os.path.join(source_dir, "examples", "specs"))
     check_command_line(ntensor)
+    check_files(ntensor, os.path.join(source_dir, "examples", "specs"))
     check_info(ntensor)
     for failure in failures:
         print("FAILED:", failure)

@@ -13,17 +13,10 @@
 
 using nt::errc;
 using nt::test::error_message;
+using nt::test::read_example;
 using json = nlohmann::ordered_json;
 
 namespace {
-
-std::string read_example(const std::string& file) {
-    std::ifstream in(std::string(NT_SOURCE_DIR) + "/examples/specs/" + file);
-    REQUIRE(in);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 nt::plan plan_of(const std::string& json_text) { return nt::plan_config(nt::parse_config(json_text)); }
 

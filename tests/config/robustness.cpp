@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "nt/pipeline.hpp"
 #include "nt/shape_config.hpp"
 
 namespace {
@@ -18,7 +19,9 @@ namespace {
 constexpr std::uint64_t base_seed = 0x6e74'656e'736f'72ULL;  // "ntensor"
 
 constexpr int config_cases = 5000;
+constexpr int pipeline_cases = 5000;
 constexpr int spec_string_cases = 5000;
+constexpr int expression_cases = 5000;
 
 std::uint64_t test_seed() { return base_seed ^ static_cast<std::uint64_t>(Catch::rngSeed()); }
 
@@ -44,6 +47,37 @@ const std::vector<std::string>& seed_configs() {
     return configs;
 }
 
+/// Valid pipeline configs to mutate: sizes, symbols, expressions, steps, "as",
+/// targets, file keys (never read here: the files do not exist).
+const std::vector<std::string>& seed_pipelines() {
+    static const std::vector<std::string> configs{
+        R"j({"sizes": {"K": 3},
+            "tensors": {"image": {"shape": ["N", 3, "H", "W"], "names": "? CHANNEL H W", "dtype": "u8"},
+                        "labels": {"shape": ["N", "H", "W"], "names": "? H W", "dtype": "int32"},
+                        "classes": {"shape": ["K"], "names": "CLASS"},
+                        "prob": {"shape": ["N", "K", "H", "W"], "names": "? CLASS H W"},
+                        "tiles": {"shape": ["N", 3, "(H - 8) / 6 + 1", "(W - 8) // 6 + 1", 8, 8],
+                                  "names": "? CHANNEL TY TX PY PX"}},
+            "steps": [{"name": "overlay", "broadcast": ["image", "labels"]},
+                      {"name": "ids", "broadcast": ["classes", "prob"], "as": "class_ids"},
+                      {"name": "one_hot", "broadcast": ["class_ids", "labels"], "as": "onehot"},
+                      {"name": "score", "broadcast": ["prob", "onehot"], "as": "scored", "policy": "search"},
+                      {"name": "with_image", "broadcast": ["scored", "image"], "union": true}]})j",
+        R"j({"sizes": {"N": 2, "H": 20, "W": 26},
+            "tensors": {"ct": {"npy": "ct.npy", "names": "? C H W"}, "raw": {"npy": "raw.npy"},
+                        "mean": {"shape": ["2 * (N - 1) + -N + 2", 1, "(H * W) // W", "W"], "names": "? C H W"}},
+            "steps": [{"name": "a", "broadcast": ["ct", "mean"], "as": "o"},
+                      {"name": "b", "broadcast": ["o"], "to": {"shape": ["N", 4, "H", "W"], "names": "? C H W"}}]})j",
+        R"j({"tensors": {"a": {"shape": ["A", "B"]}, "b": {"shape": ["B"]}, "c": {"shape": ["-(-A) * 1", "B / 1"]}},
+            "steps": [{"name": "s", "broadcast": ["a", "b", "c"], "policy": "positional", "as": "x"},
+                      {"name": "t", "broadcast": ["x", "a"], "union": true, "as": "y"},
+                      {"name": "u", "broadcast": ["y", "x"]}]})j",
+        R"j({"sizes": {"Z": 0}, "tensors": {"a": {"shape": ["Z", -0, "Z // 2"], "names": [null, "Q", null]}},
+            "broadcast": ["a"], "to": {"shape": ["Z", 0, 0], "names": "? Q ?"}})j",
+    };
+    return configs;
+}
+
 /// Replacement fragments that exercise the reader's edges.
 const std::vector<std::string>& fragments() {
     static const std::vector<std::string> pieces{
@@ -53,6 +87,12 @@ const std::vector<std::string>& fragments() {
         "[1,2,3]", "{\"shape\": [1]}", "{\"shape\": [2], \"names\": \"C\"}", "\"names\"", "\"search\"",
         "\"positional\"", "\"tensors\"", "\"broadcast\"", "\"to\"", "\"union\"", "\"policy\"", ",", ":", "[", "]",
         "{", "}", "\"", "\\", "\xff", "\xc3", "\xc3\xa9", "\xe2\x82\xac", "\t", "\n", " ",
+        // Pipelines: symbols, expressions, keys and steps.
+        "\"N\"", "\"H - 8\"", "\"(H - 8) / 6 + 1\"", "\"N // 0\"", "\"N / 7\"", "\"((((N))))\"", "\"-N\"",
+        "\"9223372036854775807 * N\"", "\"N +\"", "\"(N\"", "\"N)\"", "\"2 ** 3\"", "\"Hh\"", "\"\u00e9\"",
+        "\"sizes\"", "\"steps\"", "\"as\"", "\"name\"", "\"npy\"", "\"zarr\"", "\"dtype\"", "\"u16\"",
+        "{\"N\": 3}", "{\"npy\": \"x.npy\"}", "{\"name\": \"s\", \"broadcast\": [\"a\"]}",
+        "[{\"name\": \"s\", \"broadcast\": [\"a\"], \"as\": \"a\"}]", "\"scored\"", "\"onehot\"",
     };
     return pieces;
 }
@@ -69,6 +109,13 @@ public:
     std::string mutate(std::string text) {
         const std::size_t edits = 1 + below(4);
         for (std::size_t e = 0; e < edits; ++e) edit(text);
+        return text;
+    }
+
+    /// One value of `text` replaced by a fragment: mostly still JSON, so the
+    /// reader's later stages (symbols, steps, plans) see the change.
+    std::string replace_one_value(std::string text) {
+        replace_value(text);
         return text;
     }
 
@@ -177,6 +224,32 @@ outcome run_config(const std::string& text) {
     }
 }
 
+/// A pipeline config: parsed, planned step by step, written as JSON and text, its
+/// sizes checked; also read as today's one-step form.
+outcome run_pipeline(const std::string& text) {
+    outcome result = outcome::nt_error;
+    try {
+        nt::pipeline p = nt::parse_pipeline(text);
+        const nt::pipeline_report r = nt::check_pipeline(p, false);
+        (void)nt::report_to_json(p, r);
+        (void)nt::explain(p, r);
+        for (const auto& t : p.tensors())
+            if (t.rank_known())
+                for (std::size_t a = 0; a < t.rank(); ++a) (void)p.axis_text(t, a);
+        for (const auto& t : p.tensors()) {
+            try {
+                (void)p.spec_of(t.key);
+            } catch (const nt::error&) {
+            }
+        }
+        result = r.first_failure() ? outcome::nt_error : outcome::plan;
+    } catch (const nt::error& e) {
+        (void)nt::error_to_json(e);
+    }
+    (void)run_config(text);
+    return result;
+}
+
 outcome run_spec_string(const std::string& text) {
     try {
         const nt::spec s = nt::parse_spec(text);
@@ -225,6 +298,58 @@ TEST_CASE("robustness: random and mutated configs give a plan or an nt::error", 
     CHECK(errors > 0);
 }
 
+TEST_CASE("robustness: random and mutated pipeline configs give plans or an nt::error", "[config][robustness]") {
+    const std::uint64_t seed = test_seed() + 2;
+    INFO("seed " << seed);
+    mutator m(seed);
+    std::vector<std::string> inputs;
+    inputs.reserve(pipeline_cases);
+    for (int i = 0; i < pipeline_cases; ++i) {
+        const std::string& seed_config = m.pick(seed_pipelines());
+        inputs.push_back(m.below(2) ? m.replace_one_value(seed_config) : m.mutate(seed_config));
+    }
+    int plans = 0, errors = 0;
+    check_all(inputs, run_pipeline, plans, errors);
+    WARN("pipeline robustness seed " << seed << ": " << plans << " planned, " << errors << " nt::errors");
+    CHECK(plans + errors == pipeline_cases);
+    CHECK(plans > 0);
+    CHECK(errors > 0);
+}
+
+TEST_CASE("robustness: random size expressions give a size or an nt::error", "[config][robustness]") {
+    const std::uint64_t seed = test_seed() + 3;
+    INFO("seed " << seed);
+    mutator m(seed);
+    static const std::vector<std::string> tokens{"N", "H", "W_2", "0", "1", "8", "6", "99999999999999999999", "+",
+                                                 "-", "*", "/", "//", "(", ")", " ", "\t", "%", ".", "**", "\xc3",
+                                                 "9223372036854775807", "", "(((", ")))"};
+    int sizes = 0, errors = 0;
+    for (int i = 0; i < expression_cases; ++i) {
+        std::string text;
+        const std::size_t length = m.below(16);
+        for (std::size_t k = 0; k < length; ++k) text += m.pick(tokens);
+        if (m.below(4) == 0) text = m.mutate(text);
+        CAPTURE(text);
+        try {
+            nt::symbol_table symbols;
+            const nt::size_expr e = nt::size_expr::parse(text, symbols);
+            std::vector<std::int64_t> values(symbols.size());
+            for (auto& v : values) v = static_cast<std::int64_t>(m.below(50)) - 1;  // -1: unbound
+            const nt::size_eval r = e.evaluate(values);
+            (void)nt::to_string(r, symbols);
+            // The canonical text reads back as the same expression.
+            CHECK(nt::size_expr::parse(e.text(symbols), symbols).evaluate(values).state == r.state);
+            ++sizes;
+        } catch (const nt::error&) {
+            ++errors;
+        } catch (const std::exception& e) {
+            FAIL("a non-nt exception: " << e.what());
+        }
+    }
+    CHECK(sizes > 0);
+    CHECK(errors > 0);
+}
+
 TEST_CASE("robustness: random spec strings give a spec or an nt::error", "[config][robustness]") {
     const std::uint64_t seed = test_seed() + 1;
     INFO("seed " << seed);
@@ -243,5 +368,9 @@ TEST_CASE("robustness: the unmutated seed configs all parse", "[config][robustne
     for (const auto& text : seed_configs()) {
         CAPTURE(text);
         CHECK_NOTHROW(nt::parse_config(text));
+    }
+    for (const auto& text : seed_pipelines()) {
+        CAPTURE(text);
+        CHECK(run_pipeline(text) == outcome::plan);
     }
 }

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -51,5 +52,16 @@ std::string error_message(errc code, Fn&& fn) {
     FAIL("expected nt::error with code " << to_string(code) << ", nothing was thrown");
     return {};
 }
+
+#ifdef NT_SOURCE_DIR
+/// The text of examples/specs/<file>, a config of the project.
+inline std::string read_example(const std::string& file) {
+    std::ifstream in(std::string(NT_SOURCE_DIR) + "/examples/specs/" + file);
+    REQUIRE(in);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+#endif
 
 }  // namespace nt::test

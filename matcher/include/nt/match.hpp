@@ -41,6 +41,13 @@ struct match_options {
     /// Optional labels for the inputs ("img", "lbl"), used in error messages.
     /// Must outlive the call. Missing labels print as "input 2".
     std::span<const std::string_view> labels = {};
+    /// Sizes not known yet (the unbound symbols of a pipeline config, before its
+    /// files are read or its tensors checked). A size s < 0 in an input or target
+    /// stands for the size named unknown_sizes[-1 - s]: it pairs with any size, and
+    /// messages print its name. An output axis where only unknown sizes (and 1s)
+    /// meet gets the first of them. Empty (the default): sizes < 0 are invalid_spec.
+    /// Must outlive the call.
+    std::span<const std::string> unknown_sizes = {};
 };
 
 /// Marks an output axis at which a singleton is inserted into an input.
@@ -154,6 +161,8 @@ bool numpy_broadcast_map(std::span<const std::int64_t> sizes, std::span<const st
 
 /// A table for people: one row per output axis (index, name, size, rule) and one
 /// column per input (which of its axes feeds the row, or "+1" for an insertion).
-[[nodiscard]] std::string explain(const plan& p, std::span<const std::string_view> labels = {});
+/// Sizes < 0 print as `unknown_sizes` names them (see match_options).
+[[nodiscard]] std::string explain(const plan& p, std::span<const std::string_view> labels = {},
+                                  std::span<const std::string> unknown_sizes = {});
 
 }  // namespace nt

@@ -52,8 +52,9 @@ public:
     /// Rank 0 again, keeping the storage (for specs reused across calls).
     void clear() noexcept { axes_.clear(); }
     /// Throws invalid_spec (negative size, rank over max_rank) or duplicate_name.
-    /// `what` names the spec in the message (e.g. "input 1 'lbl'").
-    void validate(std::string_view what = "spec") const;
+    /// `what` names the spec in the message (e.g. "input 1 'lbl'"). Sizes < 0 that
+    /// `unknown_sizes` names are allowed (see match_options::unknown_sizes).
+    void validate(std::string_view what = "spec", std::span<const std::string> unknown_sizes = {}) const;
 
     friend bool operator==(const spec&, const spec&) = default;
 
@@ -70,14 +71,20 @@ private:
 [[nodiscard]] small_vector<name, 8> parse_names(std::string_view text);
 
 /// "(10,3,256,384 | ?,CHANNEL,H,W)", or "(2,3)" when no axis is named, "()" for rank 0.
-[[nodiscard]] std::string to_string(const spec& s);
+/// A size s < 0 prints as unknown_sizes[-1 - s] when there is one (sizes of a
+/// pipeline config not known yet, see match_options::unknown_sizes).
+[[nodiscard]] std::string to_string(const spec& s, std::span<const std::string> unknown_sizes = {});
 /// "? CHANNEL H W" ("" for rank 0).
 [[nodiscard]] std::string names_string(const spec& s);
-/// "(2,3,4)".
-[[nodiscard]] std::string shape_string(std::span<const std::int64_t> sizes);
+/// "(2,3,4)"; unknown sizes as in to_string.
+[[nodiscard]] std::string shape_string(std::span<const std::int64_t> sizes,
+                                       std::span<const std::string> unknown_sizes = {});
+/// One size as text: the number, or unknown_sizes[-1 - size] for a size < 0.
+[[nodiscard]] std::string size_text(std::int64_t size, std::span<const std::string> unknown_sizes = {});
 /// to_string of the spec with these sizes and names (one name per size, or none),
 /// without building it: the one home of the "(2,3 | N,C)" format.
-[[nodiscard]] std::string spec_string(std::span<const std::int64_t> sizes, std::span<const name> names);
+[[nodiscard]] std::string spec_string(std::span<const std::int64_t> sizes, std::span<const name> names,
+                                      std::span<const std::string> unknown_sizes = {});
 
 std::ostream& operator<<(std::ostream& os, const spec& s);
 
