@@ -6,5 +6,5 @@ add_test(NAME core_pipeline_files_generate
                  --out ${CMAKE_CURRENT_BINARY_DIR}/data/pipeline)
 set_tests_properties(core_pipeline_files_generate PROPERTIES FIXTURES_SETUP core_pipeline_files)
 if(TARGET test_core)
-    nt_discover_numpy_cases(test_core core_pipeline_files core_pipeline_files)
+    nt_discover_numpy_cases(test_core core_pipeline_files core_pipeline_files "[pipeline_files]")
 endif()
