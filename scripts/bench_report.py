@@ -24,18 +24,19 @@ def main():
     print("|---|---|---|---|---|---|---|---|")
     for b in rows:
         name = b["name"]
-        if not (name.startswith("BM_add") or name.startswith("BM_copy") or name.startswith("BM_transpose_naive")):
+        if not name.startswith(("BM_add", "BM_copy", "BM_transpose_naive", "BM_normalize", "BM_sum")):
             continue
         label = b.get("label", "naive transpose loop (4096,4096)")
         threads = "1" if "BM_transpose_naive" in name else name.split("threads:")[1].split("/")[0]
-        fresh = "fresh" if ("fresh:1" in name or name.startswith("BM_copy")) else ("out=" if "fresh:0" in name else "")
+        fresh = "fresh" if ("fresh:1" in name or name.startswith(("BM_copy", "BM_normalize", "BM_add_int"))) \
+            else ("out=" if "fresh:0" in name else "")
         seconds = b["real_time"] * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b["time_unit"]]
         gbs = b["bytes_per_second"] / 1e9
         nearest = min(memcpy, key=lambda n: abs(n - int(b["bytes"]))) if memcpy else None
         ratio = f"{b['bytes_per_second'] / memcpy[nearest]:.2f}" if nearest else ""
         time = f"{seconds * 1e9:.0f} ns" if seconds < 1e-5 else f"{seconds * 1e3:.3f} ms"
         key = label.replace(" fresh", "").replace(" out=", "")
-        np_key = label if name.startswith("BM_add") else key
+        np_key = label if name.startswith("BM_add") and not name.startswith("BM_add_int") else key
         np_time = numpy.get(np_key)
         np_text = "" if np_time is None else (f"{np_time * 1e9:.0f} ns" if np_time < 1e-5 else f"{np_time * 1e3:.3f} ms")
         speedup = "" if np_time is None else f"{np_time / seconds:.2f}"

@@ -5,5 +5,5 @@ add_test(NAME core_numpy_generate
                  --out ${CMAKE_CURRENT_BINARY_DIR}/data/half_cases.txt)
 set_tests_properties(core_numpy_generate PROPERTIES FIXTURES_SETUP core_numpy)
 if(TARGET test_core)
-    nt_discover_numpy_cases(test_core core_numpy core_numpy)
+    nt_discover_numpy_cases(test_core core_numpy core_numpy "[numpy]~[pipeline_files]")
 endif()

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -130,6 +131,66 @@ void BM_transpose_naive(benchmark::State& state) {
     set_bytes(state, 2 * n * n * static_cast<std::int64_t>(sizeof(float)));
 }
 
+// A CT-like volume of the element types that imaging data comes in.
+const std::vector<std::int64_t> volume_shape{32, 512, 512};
+
+template <class T>
+nt::Tensor<T> volume() {
+    // Values a scanner might give (0 .. 4095), so no case overflows.
+    return nt::astype<T>(nt::arange<std::int32_t>(volume_shape[0] * volume_shape[1] * volume_shape[2]) % 4096)
+        .reshape(volume_shape);
+}
+
+// range(0): 0 = u16, 1 = i16, 2 = f16 volume; range(1): threads. The normalisation
+// (ct - mean) / std into float32, with mean and std float32 scalars (rank-0 tensors:
+// a tensor, unlike a C++ number, promotes u16 and i16 to float32, not double).
+template <class T>
+void normalize_case(benchmark::State& state, const char* name) {
+    threads_from(state, 1);
+    const auto ct = volume<T>();
+    const auto mean = nt::scalar(2047.5f), stddev = nt::scalar(1182.4f);
+    for (auto _ : state) {
+        nt::Tensor<float> r = (ct - mean) / stddev;
+        benchmark::DoNotOptimize(r.data());
+    }
+    set_bytes(state, ct.size() * static_cast<std::int64_t>(sizeof(T) + sizeof(float)));
+    state.SetLabel(std::string("(ct - mean) / std, ") + name + " " + nt::to_string(ct.spec()) + " -> f32");
+}
+void BM_normalize(benchmark::State& state) {
+    if (state.range(0) == 0) normalize_case<std::uint16_t>(state, "u16");
+    else if (state.range(0) == 1) normalize_case<std::int16_t>(state, "i16");
+    else normalize_case<nt::half>(state, "f16");
+}
+
+// range(0): 0 = u16, 1 = i16; range(1): threads. A same-type add, fresh result.
+template <class T>
+void add_int_case(benchmark::State& state, const char* name) {
+    threads_from(state, 1);
+    const auto a = volume<T>(), b = volume<T>();
+    for (auto _ : state) {
+        auto r = a + b;
+        benchmark::DoNotOptimize(r.data());
+    }
+    set_bytes(state, 3 * a.size() * static_cast<std::int64_t>(sizeof(T)));
+    state.SetLabel(std::string(name) + " " + nt::to_string(a.spec()) + " + " + name + " " + nt::to_string(b.spec()));
+}
+void BM_add_int(benchmark::State& state) {
+    if (state.range(0) == 0) add_int_case<std::uint16_t>(state, "u16");
+    else add_int_case<std::int16_t>(state, "i16");
+}
+
+// range(0): threads. The sum of a u16 volume (a uint64 result, as NumPy's).
+void BM_sum_u16(benchmark::State& state) {
+    threads_from(state, 0);
+    const auto ct = volume<std::uint16_t>();
+    for (auto _ : state) {
+        auto r = nt::sum(ct);
+        benchmark::DoNotOptimize(r.data());
+    }
+    set_bytes(state, ct.size() * static_cast<std::int64_t>(sizeof(std::uint16_t)));
+    state.SetLabel("sum u16 " + nt::to_string(ct.spec()));
+}
+
 void add_args(benchmark::internal::Benchmark* b) {
     const int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (int c = 0; c < static_cast<int>(std::size(add_cases)); ++c)
@@ -143,6 +204,19 @@ void copy_args(benchmark::internal::Benchmark* b) {
         for (int threads : {1, all}) b->Args({c, threads});
     b->ArgNames({"case", "threads"});
 }
+void typed_args(benchmark::internal::Benchmark* b, int cases) {
+    const int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    for (int c = 0; c < cases; ++c)
+        for (int threads : {1, all}) b->Args({c, threads});
+    b->ArgNames({"case", "threads"});
+}
+void normalize_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
+void add_int_args(benchmark::internal::Benchmark* b) { typed_args(b, 2); }
+void sum_args(benchmark::internal::Benchmark* b) {
+    const int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    for (int threads : {1, all}) b->Args({threads});
+    b->ArgNames({"threads"});
+}
 void memcpy_args(benchmark::internal::Benchmark* b) {
     // A ladder of sizes: scripts/bench.sh compares each case with the memcpy of
     // the nearest byte count (bandwidth depends on size through the caches).
@@ -154,6 +228,9 @@ BENCHMARK(BM_memcpy)->Apply(memcpy_args)->UseRealTime();
 BENCHMARK(BM_add)->Apply(add_args)->UseRealTime();
 BENCHMARK(BM_copy)->Apply(copy_args)->UseRealTime();
 BENCHMARK(BM_transpose_naive)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_normalize)->Apply(normalize_args)->UseRealTime();
+BENCHMARK(BM_add_int)->Apply(add_int_args)->UseRealTime();
+BENCHMARK(BM_sum_u16)->Apply(sum_args)->UseRealTime();
 
 }  // namespace
 

@@ -93,6 +93,22 @@ def main():
     results["(256,384,3).reshape(-1, fortran)"] = median_time(lambda: f.reshape(-1, order="F"))
     u = np.arange(10_000_000, dtype=np.float32)
     results["unfold(1e7, 8, 1).contiguous()"] = median_time(lambda: np.ascontiguousarray(sliding_window_view(u, 8)))
+
+    # The typed workloads of bench_ops: a (32,512,512) volume of 0 .. 4095.
+    shape = (32, 512, 512)
+    base = (np.arange(np.prod(shape), dtype=np.int32) % 4096).reshape(shape)
+    mean, std = np.float32(2047.5), np.float32(1182.4)
+    for name, dtype in (("u16", np.uint16), ("i16", np.int16), ("f16", np.float16)):
+        ct = base.astype(dtype)
+        # astype first: NumPy 1.x would keep float16 for an f16 array with a float32 scalar.
+        results[f"(ct - mean) / std, {name} {spec_text(shape)} -> f32"] = median_time(
+            lambda: (ct.astype(np.float32) - mean) / std)
+    for name, dtype in (("u16", np.uint16), ("i16", np.int16)):
+        a = base.astype(dtype)
+        b = base.astype(dtype)
+        results[f"{name} {spec_text(shape)} + {name} {spec_text(shape)}"] = median_time(lambda: np.add(a, b))
+    ct = base.astype(np.uint16)
+    results[f"sum u16 {spec_text(shape)}"] = median_time(lambda: np.sum(ct))
     json.dump(results, sys.stdout, indent=1)
     print()
 

@@ -309,3 +309,26 @@ TEST_CASE("assign converts between element types", "[tensor][write]") {
     as_float.assign(overlap.slice(0, std::nullopt, std::nullopt, -1));
     CHECK(as_float.to_vector() == std::vector<float>{3, 2, 1, 0});
 }
+
+TEMPLATE_LIST_TEST_CASE("wrap, to_vector, astype and printing for every element type", "[tensor][wrap]",
+                        nt::test::element_types) {
+    using T = TestType;
+    const auto value = [](int i) { return std::is_same_v<T, bool> ? static_cast<T>(i % 2) : static_cast<T>(i); };
+    std::shared_ptr<T[]> buffer(new T[6]);
+    for (int i = 0; i < 6; ++i) buffer[i] = value(i);
+    auto t = nt::Tensor<T>::wrap(buffer.get(), {2, 3}, {}, buffer, {"H", "W"});
+    CHECK(t.dtype() == nt::dtype_of<T>);
+    std::vector<T> expected;
+    for (int i = 0; i < 6; ++i) expected.push_back(value(i));
+    CHECK(t.to_vector() == expected);
+    // A Fortran-ordered view of the same memory, and a write through it.
+    auto f = nt::Tensor<T>::wrap(buffer.get(), {3, 2}, {1, 3}, buffer);
+    CHECK(f.at(2, 1) == value(5));
+    f(0, 1) = value(7);
+    CHECK(t.at(1, 0) == value(7));
+    // Every type converts to every other (spot check through double and back).
+    const auto round_trip = t.template astype<double>().template astype<T>();
+    CHECK(round_trip.to_vector() == t.to_vector());
+    const std::string text = nt::to_string(t);
+    CHECK_THAT(text, Catch::EndsWith("shape=(2,3 | H,W), dtype=" + std::string(nt::to_string(nt::dtype_of<T>)) + ")"));
+}
