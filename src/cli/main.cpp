@@ -61,8 +61,8 @@ constexpr std::string_view usage_text =
 struct command {
     enum class kind { plan, info, help, version } what = kind::plan;
     bool json = false;
-    std::string file;
-    std::vector<std::string> files;  // info
+    std::string file;                // plan
+    std::vector<std::string> files;  // info (and plan's, while parsing)
 };
 
 /// A wrong command line or an unreadable file: exit status 2, one line on stderr.
@@ -70,9 +70,12 @@ struct usage_error {
     std::string message;
 };
 
-command parse_plan_arguments(const std::vector<std::string_view>& args) {
+/// The arguments of `plan` and `info` after the command word: --json, --help, and
+/// FILE arguments (one for `plan`, one or more for `info`).
+command parse_file_arguments(const std::vector<std::string_view>& args, command::kind what) {
+    const std::string name = what == command::kind::plan ? "plan" : "info";
     command cmd;
-    std::optional<std::string> file;
+    cmd.what = what;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string_view arg = args[i];
         if (arg == "--json") {
@@ -80,34 +83,19 @@ command parse_plan_arguments(const std::vector<std::string_view>& args) {
         } else if (arg == "--help" || arg == "-h") {
             return {command::kind::help, false, {}, {}};
         } else if (arg.size() > 1 && arg.front() == '-') {
-            throw usage_error{"unknown option '" + std::string(arg) + "' for 'plan' (try 'ntensor --help')"};
-        } else if (file) {
-            throw usage_error{"'plan' takes one FILE, got '" + *file + "' and '" + std::string(arg) + "'"};
-        } else {
-            file = std::string(arg);
-        }
-    }
-    if (!file) throw usage_error{"'plan' needs a FILE, or '-' for standard input (try 'ntensor --help')"};
-    cmd.file = *file;
-    return cmd;
-}
-
-command parse_info_arguments(const std::vector<std::string_view>& args) {
-    command cmd;
-    cmd.what = command::kind::info;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        const std::string_view arg = args[i];
-        if (arg == "--json") {
-            cmd.json = true;
-        } else if (arg == "--help" || arg == "-h") {
-            return {command::kind::help, false, {}, {}};
-        } else if (arg.size() > 1 && arg.front() == '-') {
-            throw usage_error{"unknown option '" + std::string(arg) + "' for 'info' (try 'ntensor --help')"};
+            throw usage_error{"unknown option '" + std::string(arg) + "' for '" + name + "' (try 'ntensor --help')"};
         } else {
             cmd.files.emplace_back(arg);
         }
     }
-    if (cmd.files.empty()) throw usage_error{"'info' needs at least one .npy or .npz FILE (try 'ntensor --help')"};
+    if (what == command::kind::info) {
+        if (cmd.files.empty()) throw usage_error{"'info' needs at least one .npy or .npz FILE (try 'ntensor --help')"};
+        return cmd;
+    }
+    if (cmd.files.size() > 1)
+        throw usage_error{"'plan' takes one FILE, got '" + cmd.files[0] + "' and '" + cmd.files[1] + "'"};
+    if (cmd.files.empty()) throw usage_error{"'plan' needs a FILE, or '-' for standard input (try 'ntensor --help')"};
+    cmd.file = cmd.files[0];
     return cmd;
 }
 
@@ -119,8 +107,8 @@ command parse_arguments(const std::vector<std::string_view>& args) {
         throw usage_error{"'" + std::string(first) + "' takes no arguments"};
     if (wants_help) return {command::kind::help, false, {}, {}};
     if (first == "--version") return {command::kind::version, false, {}, {}};
-    if (first == "plan") return parse_plan_arguments(args);
-    if (first == "info") return parse_info_arguments(args);
+    if (first == "plan") return parse_file_arguments(args, command::kind::plan);
+    if (first == "info") return parse_file_arguments(args, command::kind::info);
     throw usage_error{"unknown command '" + std::string(first) + "' (try 'ntensor --help')"};
 }
 
