@@ -298,7 +298,13 @@ TEST_CASE("damaged .npz archives give file errors, never crashes or large alloca
         const auto local = find_all(s, 0x04034b50);
         const auto end = find_all(s, 0x06054b50);
         const std::uint64_t lie = rng() % 3 ? lies[rng() % std::size(lies)] : rng();
-        switch (rng() % 6) {
+        switch (rng() % 7) {
+            case 6:  // a member's .npy header length (bytes 8-9 of its data), small or lying
+                if (const auto at = s.find("\x93NUMPY"); at != std::string::npos) {
+                    put_le(s, at + 8, rng() % 2 ? rng() % 16 : lie, 2);
+                    break;
+                }
+                [[fallthrough]];
             case 0:  // central directory: compressed or uncompressed size
                 if (!central.empty()) put_le(s, central[rng() % central.size()] + (rng() % 2 ? 20 : 24), lie, 4);
                 break;
