@@ -32,6 +32,8 @@
 #include <utility>
 
 #include "nt/axis.hpp"
+#include "nt/detail/handle_ops.hpp"
+#include "nt/detail/op_lists.hpp"
 #include "nt/detail/tensor_base.hpp"
 #include "nt/dtype.hpp"
 #include "nt/index.hpp"
@@ -81,7 +83,7 @@ struct any_scalar {
 /// A tensor handle whose element type is a runtime value. Copying shares the
 /// storage; every structural operation is a view with the same meaning, names rule
 /// and errors as Tensor<T>'s (see <nt/tensor.hpp>).
-class any_tensor {
+class any_tensor : public detail::handle_ops<any_tensor> {
 public:
     /// An empty f32 tensor of shape (0), without storage.
     any_tensor() = default;
@@ -91,23 +93,8 @@ public:
     /// Adopts an untyped handle.
     explicit any_tensor(detail::tensor_base base) noexcept : b_(std::move(base)) {}
 
-    // --- queries --------------------------------------------------------------------
-    [[nodiscard]] nt::dtype dtype() const noexcept { return b_.type(); }
-    [[nodiscard]] std::span<const std::int64_t> shape() const noexcept { return b_.shape(); }
-    [[nodiscard]] std::span<const std::int64_t> strides() const noexcept { return b_.strides(); }
-    [[nodiscard]] std::size_t rank() const noexcept { return b_.rank(); }
-    [[nodiscard]] std::int64_t size() const noexcept { return b_.size(); }
-    /// Size of one axis. Throws axis_out_of_range.
-    [[nodiscard]] std::int64_t size(const Axis& axis) const { return b_.size(axis); }
-    [[nodiscard]] std::span<const name> names() const noexcept { return b_.names(); }
-    [[nodiscard]] nt::spec spec() const { return b_.spec(); }
-    [[nodiscard]] const nt::layout& layout() const noexcept { return b_.layout(); }
-    [[nodiscard]] bool is_contiguous() const noexcept { return b_.is_contiguous(); }
-    [[nodiscard]] bool is_read_only() const noexcept { return b_.is_read_only(); }
-    /// True when both handles use the same storage block (or overlapping memory).
-    [[nodiscard]] bool shares_storage(const any_tensor& other) const noexcept {
-        return b_.shares_storage(other.base());
-    }
+    // --- queries (shape, strides, names, spec, ...: see detail::handle_ops) ---------
+
     /// The element at index 0..0, untyped (for reading).
     [[nodiscard]] const void* data() const noexcept { return b_.data(); }
     /// The untyped handle.
@@ -135,11 +122,7 @@ public:
     /// astype with a runtime dtype.
     [[nodiscard]] any_tensor astype(nt::dtype d) const { return any_tensor(convert(d)); }
 
-    // --- copies and writes ---------------------------------------------------------
-    /// A deep, writable, C-contiguous copy with the same names.
-    [[nodiscard]] any_tensor clone() const { return any_tensor(b_.clone()); }
-    /// Itself when C-contiguous and writable, else clone().
-    [[nodiscard]] any_tensor contiguous() const { return any_tensor(b_.contiguous()); }
+    // --- writes -------------------------------------------------------------------
     /// Copies `src` (any element type, converted as astype does) broadcast to this
     /// spec into this view. Throws read_only and the matcher's errors.
     any_tensor& assign(const any_tensor& src) {
@@ -160,87 +143,12 @@ public:
         return fill(value);
     }
 
-    // --- structural operations (views unless stated; see Tensor) -----------------
-    template <class... A>
-    [[nodiscard]] any_tensor index(const A&... args) const {
-        const std::array<detail::index_item, sizeof...(A)> items{detail::to_index_item(args)...};
-        return any_tensor(b_.index(items));
-    }
-    [[nodiscard]] any_tensor reshape(shape_arg shape, order o = order::c) const {
-        return any_tensor(b_.reshape(shape, o));
-    }
-    [[nodiscard]] any_tensor reshape(shape_arg shape, names_arg names, order o = order::c) const {
-        return any_tensor(b_.reshape(shape, names.span(), o));
-    }
-    [[nodiscard]] any_tensor view(shape_arg shape) const { return any_tensor(b_.view(shape)); }
-    [[nodiscard]] any_tensor flatten() const { return any_tensor(b_.flatten()); }
-    [[nodiscard]] any_tensor flatten(const Axis& first, const Axis& last, name n = {}) const {
-        return any_tensor(b_.flatten(first, last, n));
-    }
-    [[nodiscard]] any_tensor unflatten(const Axis& axis, shape_arg sizes, names_arg names = {}) const {
-        return any_tensor(b_.unflatten(axis, sizes, names.span()));
-    }
-    [[nodiscard]] any_tensor squeeze(const Axis& axis) const { return any_tensor(b_.squeeze(axis)); }
-    [[nodiscard]] any_tensor squeeze_all() const { return any_tensor(b_.squeeze_all()); }
-    [[nodiscard]] any_tensor unsqueeze(std::int64_t pos, name n = {}) const {
-        return any_tensor(b_.unsqueeze(pos, n));
-    }
-    [[nodiscard]] any_tensor transpose() const { return any_tensor(b_.transpose()); }
-    [[nodiscard]] any_tensor transpose(const Axis& a, const Axis& b) const {
-        return any_tensor(b_.swap_axes(a, b, "transpose"));
-    }
-    [[nodiscard]] any_tensor swap_axes(const Axis& a, const Axis& b) const { return any_tensor(b_.swap_axes(a, b)); }
-    [[nodiscard]] any_tensor permute(axes_arg order) const { return any_tensor(b_.permute(order.span())); }
-    [[nodiscard]] any_tensor move_axis(const Axis& from, std::int64_t to) const {
-        return any_tensor(b_.move_axis(from, to));
-    }
-    [[nodiscard]] any_tensor move_axes(axes_arg from, shape_arg to) const {
-        return any_tensor(b_.move_axes(from.span(), to));
-    }
-    [[nodiscard]] any_tensor move_axes(shape_arg new_positions) const {
-        return any_tensor(b_.move_axes(new_positions.span()));
-    }
-    [[nodiscard]] any_tensor slice(const Axis& axis, std::optional<std::int64_t> start,
-                                   std::optional<std::int64_t> end = std::nullopt, std::int64_t step = 1) const {
-        return any_tensor(b_.slice(axis, range(start, end, step)));
-    }
-    [[nodiscard]] any_tensor slice(const Axis& axis, const range& r) const { return any_tensor(b_.slice(axis, r)); }
-    [[nodiscard]] any_tensor unfold(const Axis& axis, std::int64_t size, std::int64_t step = 1, name n = {}) const {
-        return any_tensor(b_.unfold(axis, size, step, n));
-    }
-    [[nodiscard]] any_tensor broadcast_to(shape_arg shape) const { return any_tensor(b_.broadcast_to(shape.span())); }
-    template <std::same_as<nt::spec> S>
-    [[nodiscard]] any_tensor broadcast_to(const S& target) const {
-        return any_tensor(b_.broadcast_to(target));
-    }
-    [[nodiscard]] any_tensor broadcast_like(const any_tensor& other) const {
-        return any_tensor(b_.broadcast_like(other.base()));
-    }
-    [[nodiscard]] any_tensor broadcast_left(shape_arg sizes) const {
-        return any_tensor(b_.broadcast_left(sizes.span()));
-    }
-    [[nodiscard]] any_tensor expand_dims(shape_arg positions) const {
-        return any_tensor(b_.expand_dims(positions.span()));
-    }
-    template <class... N>
-    [[nodiscard]] any_tensor align_to(const N&... names) const {
-        const std::array<std::string_view, sizeof...(N)> list{detail::name_text(names)...};
-        return any_tensor(b_.align_to(list));
-    }
-    [[nodiscard]] any_tensor align_to(std::initializer_list<std::string_view> names) const {
-        return any_tensor(b_.align_to({names.begin(), names.size()}));
-    }
-    [[nodiscard]] any_tensor align_as(const any_tensor& other) const {
-        return any_tensor(b_.align_as(other.base()));
-    }
-    [[nodiscard]] any_tensor rename(names_arg names) const { return any_tensor(b_.rename(names.span())); }
-    [[nodiscard]] any_tensor rename(const Axis& axis, name n) const { return any_tensor(b_.rename(axis, n)); }
-    [[nodiscard]] any_tensor refine_names(std::initializer_list<std::string_view> names) const {
-        return any_tensor(b_.refine_names({names.begin(), names.size()}));
-    }
-    [[nodiscard]] any_tensor refine_names(std::span<const std::string_view> names) const {
-        return any_tensor(b_.refine_names(names));
-    }
+    // --- structural operations (views unless stated): see detail::handle_ops --------
+    // The same as Tensor<T>'s, each returning an any_tensor: index, reshape, view,
+    // flatten, unflatten, squeeze, squeeze_all, unsqueeze, transpose, swap_axes,
+    // permute, move_axis, move_axes, slice, unfold, broadcast_to, broadcast_like,
+    // broadcast_left, expand_dims, align_to, align_as, rename, refine_names, clone,
+    // contiguous.
 
 private:
     [[nodiscard]] detail::tensor_base convert(nt::dtype d) const;
@@ -302,28 +210,7 @@ concept any_logical_operand = std::same_as<X, any_tensor> || std::same_as<X, Ten
     any_tensor fn(S a, const any_tensor& b) {                                                        \
         return detail::any_binary_scalar(detail::binary_op::op, text, b, any_scalar::of(a), true);  \
     }
-NT_ANY_BINARY(operator+, add, "operator+")
-NT_ANY_BINARY(operator-, sub, "operator-")
-NT_ANY_BINARY(operator*, mul, "operator*")
-NT_ANY_BINARY(operator/, div, "operator/")
-NT_ANY_BINARY(operator%, mod, "operator%")
-NT_ANY_BINARY(operator==, eq, "operator==")
-NT_ANY_BINARY(operator!=, ne, "operator!=")
-NT_ANY_BINARY(operator<, lt, "operator<")
-NT_ANY_BINARY(operator<=, le, "operator<=")
-NT_ANY_BINARY(operator>, gt, "operator>")
-NT_ANY_BINARY(operator>=, ge, "operator>=")
-NT_ANY_BINARY(minimum, min, "minimum")
-NT_ANY_BINARY(maximum, max, "maximum")
-NT_ANY_BINARY(pow, pow, "pow")
-NT_ANY_BINARY(logical_and, logical_and, "logical_and")
-NT_ANY_BINARY(logical_or, logical_or, "logical_or")
-NT_ANY_BINARY(logical_xor, logical_xor, "logical_xor")
-NT_ANY_BINARY(add, add, "add")
-NT_ANY_BINARY(subtract, sub, "subtract")
-NT_ANY_BINARY(multiply, mul, "multiply")
-NT_ANY_BINARY(divide, div, "divide")
-NT_ANY_BINARY(mod, mod, "mod")
+NT_FOR_EACH_BINARY_FUNCTION(NT_ANY_BINARY)
 #undef NT_ANY_BINARY
 
 /// min(a, b) and max(a, b) of two tensors are minimum and maximum.
@@ -361,25 +248,12 @@ NT_ANY_LOGICAL(^, logical_xor, "operator^")
         detail::any_in_place(detail::binary_op::op, text, any_tensor(a), b);                       \
         return a;                                                                                  \
     }
-NT_ANY_IN_PLACE(operator+=, add, "operator+=")
-NT_ANY_IN_PLACE(operator-=, sub, "operator-=")
-NT_ANY_IN_PLACE(operator*=, mul, "operator*=")
-NT_ANY_IN_PLACE(operator/=, div, "operator/=")
-NT_ANY_IN_PLACE(operator%=, mod, "operator%=")
+NT_FOR_EACH_IN_PLACE(NT_ANY_IN_PLACE)
 #undef NT_ANY_IN_PLACE
 
 #define NT_ANY_UNARY(fn, op) \
     inline any_tensor fn(const any_tensor& a) { return detail::any_unary(detail::unary_op::op, a); }
-NT_ANY_UNARY(abs, abs)
-NT_ANY_UNARY(neg, neg)
-NT_ANY_UNARY(exp, exp)
-NT_ANY_UNARY(log, log)
-NT_ANY_UNARY(sqrt, sqrt)
-NT_ANY_UNARY(sin, sin)
-NT_ANY_UNARY(cos, cos)
-NT_ANY_UNARY(tanh, tanh)
-NT_ANY_UNARY(sigmoid, sigmoid)
-NT_ANY_UNARY(logical_not, logical_not)
+NT_FOR_EACH_UNARY_FUNCTION(NT_ANY_UNARY)
 #undef NT_ANY_UNARY
 inline any_tensor operator-(const any_tensor& a) { return neg(a); }
 inline any_tensor operator!(const any_tensor& a) { return logical_not(a); }
@@ -407,14 +281,7 @@ template <element U>
         const Axis one[1] = {axis};                                                              \
         return detail::any_reduce(detail::reduce_op::op, #fn, t, std::span<const Axis>(one), false, keepdims); \
     }
-NT_ANY_REDUCTION(sum, sum)
-NT_ANY_REDUCTION(mean, mean)
-NT_ANY_REDUCTION(min, min)
-NT_ANY_REDUCTION(max, max)
-NT_ANY_REDUCTION(prod, prod)
-NT_ANY_REDUCTION(argmax, argmax)
-NT_ANY_REDUCTION(argmin, argmin)
-NT_ANY_REDUCTION(any, any)
+NT_FOR_EACH_REDUCTION(NT_ANY_REDUCTION)
 #undef NT_ANY_REDUCTION
 
 /// nt::all(t, ...) for any_tensor: found by nt::all's call operator (<nt/reduce.hpp>).

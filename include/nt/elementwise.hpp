@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "nt/detail/op_lists.hpp"
 #include "nt/detail/ops_kernels.hpp"
 #include "nt/match.hpp"
 #include "nt/promote.hpp"
@@ -233,31 +234,7 @@ inline constexpr bool is_scalar_v = std::is_arithmetic_v<S> || std::is_same_v<S,
         return detail::binary_scalar<detail::binary_op::op>(text, b, a, true);                      \
     }
 
-NT_BINARY_FUNCTION(operator+, add, "operator+")
-NT_BINARY_FUNCTION(operator-, sub, "operator-")
-NT_BINARY_FUNCTION(operator*, mul, "operator*")
-NT_BINARY_FUNCTION(operator/, div, "operator/")
-NT_BINARY_FUNCTION(operator%, mod, "operator%")
-NT_BINARY_FUNCTION(operator==, eq, "operator==")
-NT_BINARY_FUNCTION(operator!=, ne, "operator!=")
-NT_BINARY_FUNCTION(operator<, lt, "operator<")
-NT_BINARY_FUNCTION(operator<=, le, "operator<=")
-NT_BINARY_FUNCTION(operator>, gt, "operator>")
-NT_BINARY_FUNCTION(operator>=, ge, "operator>=")
-/// Element-wise minimum / maximum (NaN propagates, as NumPy's minimum/maximum).
-NT_BINARY_FUNCTION(minimum, min, "minimum")
-NT_BINARY_FUNCTION(maximum, max, "maximum")
-/// Element-wise power; integer powers wrap, a negative integer exponent truncates.
-NT_BINARY_FUNCTION(pow, pow, "pow")
-NT_BINARY_FUNCTION(logical_and, logical_and, "logical_and")
-NT_BINARY_FUNCTION(logical_or, logical_or, "logical_or")
-NT_BINARY_FUNCTION(logical_xor, logical_xor, "logical_xor")
-/// Named forms of the arithmetic operators (as NumPy's add, subtract, ...).
-NT_BINARY_FUNCTION(add, add, "add")
-NT_BINARY_FUNCTION(subtract, sub, "subtract")
-NT_BINARY_FUNCTION(multiply, mul, "multiply")
-NT_BINARY_FUNCTION(divide, div, "divide")
-NT_BINARY_FUNCTION(mod, mod, "mod")
+NT_FOR_EACH_BINARY_FUNCTION(NT_BINARY_FUNCTION)
 #undef NT_BINARY_FUNCTION
 
 // out= forms: write the result into `out`, which must have the result's shape and
@@ -317,11 +294,7 @@ inline Tensor<bool> operator^(const Tensor<bool>& a, const Tensor<bool>& b) { re
         return a;                                                                             \
     }
 
-NT_IN_PLACE(operator+=, add, "operator+=")
-NT_IN_PLACE(operator-=, sub, "operator-=")
-NT_IN_PLACE(operator*=, mul, "operator*=")
-NT_IN_PLACE(operator/=, div, "operator/=")
-NT_IN_PLACE(operator%=, mod, "operator%=")
+NT_FOR_EACH_IN_PLACE(NT_IN_PLACE)
 #undef NT_IN_PLACE
 
 // ---------------------------------------------------------------------------------
@@ -332,16 +305,7 @@ NT_IN_PLACE(operator%=, mod, "operator%=")
     auto fn(const Tensor<T>& a) {                  \
         return detail::unary<detail::unary_op::op>(a); \
     }
-NT_UNARY_FUNCTION(abs, abs)
-NT_UNARY_FUNCTION(neg, neg)
-NT_UNARY_FUNCTION(exp, exp)
-NT_UNARY_FUNCTION(log, log)
-NT_UNARY_FUNCTION(sqrt, sqrt)
-NT_UNARY_FUNCTION(sin, sin)
-NT_UNARY_FUNCTION(cos, cos)
-NT_UNARY_FUNCTION(tanh, tanh)
-NT_UNARY_FUNCTION(sigmoid, sigmoid)
-NT_UNARY_FUNCTION(logical_not, logical_not)
+NT_FOR_EACH_UNARY_FUNCTION(NT_UNARY_FUNCTION)
 #undef NT_UNARY_FUNCTION
 
 template <class T>

@@ -18,6 +18,7 @@
 
 #include "nt/axis.hpp"
 #include "nt/index.hpp"
+#include "nt/detail/op_lists.hpp"
 #include "nt/detail/ops_kernels.hpp"
 #include "nt/creation.hpp"
 #include "nt/tensor.hpp"
@@ -73,14 +74,7 @@ Tensor<reduce_result_t<Op, T>> reduce(std::string_view name, const Tensor<T>& t,
         return detail::reduce<detail::reduce_op::op>(#fn, t, std::span<const Axis>(one), false, keepdims); \
     }
 
-NT_REDUCTION(sum, sum)
-NT_REDUCTION(mean, mean)
-NT_REDUCTION(min, min)
-NT_REDUCTION(max, max)
-NT_REDUCTION(prod, prod)
-NT_REDUCTION(argmax, argmax)
-NT_REDUCTION(argmin, argmin)
-NT_REDUCTION(any, any)
+NT_FOR_EACH_REDUCTION(NT_REDUCTION)
 #undef NT_REDUCTION
 
 /// The `all` reduction behind nt::all(t, ...). The call operator below finds it (and

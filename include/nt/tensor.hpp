@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "nt/axis.hpp"
+#include "nt/detail/handle_ops.hpp"
 #include "nt/detail/ops_kernels.hpp"
 #include "nt/detail/tensor_base.hpp"
 #include "nt/dtype.hpp"
@@ -39,17 +40,11 @@
 
 namespace nt {
 
-namespace detail {
-inline std::string_view name_text(std::string_view s) noexcept { return s; }
-inline std::string_view name_text(const char* s) noexcept { return s; }
-inline std::string_view name_text(name n) noexcept { return n.str(); }
-}  // namespace detail
-
 /// A strided tensor of `T` (one of the element types of nt/dtype.hpp: bool, signed
 /// and unsigned integers of 8 to 64 bits, nt::half, float, double) with rank
 /// 0..nt::max_rank and an optional name per axis.
 template <class T>
-class Tensor {
+class Tensor : public detail::handle_ops<Tensor<T>> {
     static_assert(element<T>, "nt::Tensor<T>: T must be one of the element types " NT_ELEMENT_TYPE_NAMES
                               " (cv-unqualified; see NT_FOR_EACH_ELEMENT_TYPE in <nt/dtype.hpp>)");
 
@@ -73,35 +68,8 @@ public:
                                                 std::move(owner), names.span()));
     }
 
-    // --- queries --------------------------------------------------------------------
+    // --- queries (shape, strides, names, spec, ...: see detail::handle_ops) ---------
 
-    /// Sizes per axis.
-    [[nodiscard]] std::span<const std::int64_t> shape() const noexcept { return b_.shape(); }
-    /// Strides per axis, in elements (may be 0 or negative).
-    [[nodiscard]] std::span<const std::int64_t> strides() const noexcept { return b_.strides(); }
-    /// Number of axes.
-    [[nodiscard]] std::size_t rank() const noexcept { return b_.rank(); }
-    /// Number of elements (1 for rank 0).
-    [[nodiscard]] std::int64_t size() const noexcept { return b_.size(); }
-    /// Size of one axis. Throws axis_out_of_range.
-    [[nodiscard]] std::int64_t size(const Axis& axis) const { return b_.size(axis); }
-    /// One name per axis (nt::unnamed where absent).
-    [[nodiscard]] std::span<const name> names() const noexcept { return b_.names(); }
-    /// Shape and names as an nt::spec (what the matcher sees).
-    [[nodiscard]] nt::spec spec() const { return b_.spec(); }
-    /// Sizes, strides and offset.
-    [[nodiscard]] const nt::layout& layout() const noexcept { return b_.layout(); }
-    /// The runtime element type tag.
-    [[nodiscard]] nt::dtype dtype() const noexcept { return b_.type(); }
-    /// Row-major contiguous (strides of size-1 axes ignored; zero-size is contiguous).
-    [[nodiscard]] bool is_contiguous() const noexcept { return b_.is_contiguous(); }
-    /// True for views whose elements alias each other (writes throw read_only).
-    [[nodiscard]] bool is_read_only() const noexcept { return b_.is_read_only(); }
-    /// True when both handles use the same storage block (or overlapping memory).
-    template <element U>
-    [[nodiscard]] bool shares_storage(const Tensor<U>& other) const noexcept {
-        return b_.shares_storage(other.base());
-    }
     /// Pointer to the element at index 0..0 (for reading; see mutable_data).
     [[nodiscard]] const T* data() const noexcept { return reinterpret_cast<const T*>(b_.data()); }
     /// Pointer to the element at index 0..0 for writing. Throws read_only.
@@ -133,25 +101,15 @@ public:
         return *element_ptr("operator()", i...);
     }
 
-    /// NumPy basic indexing, a view: an integer drops its axis (and name), nt::all and
-    /// nt::range keep it; missing trailing arguments mean nt::all. Throws
-    /// invalid_argument (too many arguments, step 0) or index_out_of_range.
-    ///     t.index(nt::all, 1);   t.index(nt::range(1, 4, 2), -1);
-    template <class... A>
-    [[nodiscard]] Tensor index(const A&... args) const {
-        const std::array<detail::index_item, sizeof...(A)> items{detail::to_index_item(args)...};
-        return Tensor(b_.index(items));
-    }
-
     /// The elements in row-major order (a copy).
     [[nodiscard]] std::vector<T> to_vector() const {
         if constexpr (std::is_same_v<T, bool>) {
-            const auto n = static_cast<std::size_t>(size());
+            const auto n = static_cast<std::size_t>(b_.size());
             std::unique_ptr<bool[]> tmp(new bool[n ? n : 1]);
             b_.copy_to(tmp.get());
             return std::vector<bool>(tmp.get(), tmp.get() + n);
         } else {
-            std::vector<T> out(static_cast<std::size_t>(size()));
+            std::vector<T> out(static_cast<std::size_t>(b_.size()));
             b_.copy_to(out.data());
             return out;
         }
@@ -188,139 +146,22 @@ public:
 
     // --- copies --------------------------------------------------------------------------
 
-    /// A deep, writable, C-contiguous copy with the same names.
-    [[nodiscard]] Tensor clone() const { return Tensor(b_.clone()); }
-
     /// The elements converted to U, in a new C-contiguous tensor with the same shape
     /// and names (a copy even when U is T). Float to integer saturates (NaN gives 0),
     /// any value to bool is `!= 0`.
     ///     auto mask = nt::arange<float>(4).astype<bool>();   // [0, 1, 1, 1]
     template <element U>
     [[nodiscard]] Tensor<U> astype() const {
-        Tensor<U> out(detail::tensor_base::allocate(dtype_of<U>, shape(), names(), "astype"));
-        detail::run_cast<U, T>(shape(), out.mutable_data(), out.strides(), data(), strides());
+        Tensor<U> out(detail::tensor_base::allocate(dtype_of<U>, b_.shape(), b_.names(), "astype"));
+        detail::run_cast<U, T>(b_.shape(), out.mutable_data(), out.strides(), data(), b_.strides());
         return out;
     }
-    /// Itself when C-contiguous and writable, else clone().
-    [[nodiscard]] Tensor contiguous() const { return Tensor(b_.contiguous()); }
 
-    // --- structural operations (views unless stated) ---------------------------------
-
-    /// New sizes with the same element count; one size may be -1 (inferred). A view
-    /// when the layout allows (as NumPy's reshape), else a copy in `o`'s order.
-    /// Names: the longest common prefix of sizes, then suffix, keep theirs.
-    /// Throws invalid_argument (count mismatch, two -1, negative size).
-    [[nodiscard]] Tensor reshape(shape_arg shape, order o = order::c) const { return Tensor(b_.reshape(shape, o)); }
-    /// reshape with explicit names (empty: all unnamed). Also throws duplicate_name.
-    [[nodiscard]] Tensor reshape(shape_arg shape, names_arg names, order o = order::c) const {
-        return Tensor(b_.reshape(shape, names.span(), o));
-    }
-    /// Like reshape (C order) but never copies: throws not_a_view instead.
-    [[nodiscard]] Tensor view(shape_arg shape) const { return Tensor(b_.view(shape)); }
-    /// All axes merged into one (names by the reshape rule); a view when possible, else a copy.
-    [[nodiscard]] Tensor flatten() const { return Tensor(b_.flatten()); }
-    /// Axes first..last (inclusive) merged into one named `n`; a view when possible,
-    /// else a copy. Throws axis_out_of_range, invalid_argument (first after last).
-    [[nodiscard]] Tensor flatten(const Axis& first, const Axis& last, name n = {}) const {
-        return Tensor(b_.flatten(first, last, n));
-    }
-    /// Splits `axis` into `sizes` (one may be -1) named `names` (empty: unnamed). A view.
-    [[nodiscard]] Tensor unflatten(const Axis& axis, shape_arg sizes, names_arg names = {}) const {
-        return Tensor(b_.unflatten(axis, sizes, names.span()));
-    }
-    /// Removes a size-1 axis (and its name). Throws invalid_argument if its size is not 1.
-    [[nodiscard]] Tensor squeeze(const Axis& axis) const { return Tensor(b_.squeeze(axis)); }
-    /// Removes every size-1 axis.
-    [[nodiscard]] Tensor squeeze_all() const { return Tensor(b_.squeeze_all()); }
-    /// Inserts a size-1 axis at `pos` (-rank-1..rank, refers to the result), named `n`.
-    [[nodiscard]] Tensor unsqueeze(std::int64_t pos, name n = {}) const { return Tensor(b_.unsqueeze(pos, n)); }
-    /// Swaps the last two axes. Throws invalid_argument when rank < 2.
-    [[nodiscard]] Tensor transpose() const { return Tensor(b_.transpose()); }
-    /// Swaps axes a and b.
-    [[nodiscard]] Tensor transpose(const Axis& a, const Axis& b) const { return Tensor(b_.swap_axes(a, b, "transpose")); }
-    /// Swaps axes a and b.
-    [[nodiscard]] Tensor swap_axes(const Axis& a, const Axis& b) const { return Tensor(b_.swap_axes(a, b)); }
-    /// Axis k of the result is axis order[k]. Throws invalid_argument unless `order`
-    /// lists every axis once.
-    [[nodiscard]] Tensor permute(axes_arg order) const { return Tensor(b_.permute(order.span())); }
-    /// Moves one axis to position `to`; the others keep their order.
-    [[nodiscard]] Tensor move_axis(const Axis& from, std::int64_t to) const { return Tensor(b_.move_axis(from, to)); }
-    /// NumPy moveaxis: axes `from` go to positions `to`, the rest keep their order.
-    [[nodiscard]] Tensor move_axes(axes_arg from, shape_arg to) const { return Tensor(b_.move_axes(from.span(), to)); }
-    /// Axis i goes to position new_positions[i] (a permutation).
-    [[nodiscard]] Tensor move_axes(shape_arg new_positions) const { return Tensor(b_.move_axes(new_positions.span())); }
-    /// Python slice `start:end:step` of `axis` (bounds optional, negative from the
-    /// end, clamped; negative step reverses). Throws invalid_argument for step 0.
-    [[nodiscard]] Tensor slice(const Axis& axis, std::optional<std::int64_t> start,
-                               std::optional<std::int64_t> end = std::nullopt, std::int64_t step = 1) const {
-        return Tensor(b_.slice(axis, range(start, end, step)));
-    }
-    /// slice with an nt::range.
-    [[nodiscard]] Tensor slice(const Axis& axis, const range& r) const { return Tensor(b_.slice(axis, r)); }
-    /// Sliding windows: `axis` becomes the window count (n - size) / step + 1 and a new
-    /// last axis of length `size` (named `n`) is appended. Read-only when windows
-    /// overlap. Throws invalid_argument (size > n, size < 0, step < 1).
-    [[nodiscard]] Tensor unfold(const Axis& axis, std::int64_t size, std::int64_t step = 1, name n = {}) const {
-        return Tensor(b_.unfold(axis, size, step, n));
-    }
-    /// Broadcast to a bare shape, NumPy style (right-aligned; names are carried over).
-    /// A read-only stride-0 view. Throws incompatible_sizes.
-    [[nodiscard]] Tensor broadcast_to(shape_arg shape) const { return Tensor(b_.broadcast_to(shape.span())); }
-    /// Broadcast to a spec (names first, unnamed right-aligned).
-    /// (A template only so that `{2, 3}` picks the shape overload.)
-    template <std::same_as<nt::spec> S>
-    [[nodiscard]] Tensor broadcast_to(const S& target) const {
-        return Tensor(b_.broadcast_to(target));
-    }
-    /// broadcast_to(other.spec()).
-    template <element U>
-    [[nodiscard]] Tensor broadcast_like(const Tensor<U>& other) const {
-        return Tensor(b_.broadcast_like(other.base()));
-    }
-    /// Prepends unnamed axes of `sizes` (stride 0).
-    [[nodiscard]] Tensor broadcast_left(shape_arg sizes) const { return Tensor(b_.broadcast_left(sizes.span())); }
-    /// Inserts size-1 axes at `positions` (each refers to the result).
-    [[nodiscard]] Tensor expand_dims(shape_arg positions) const { return Tensor(b_.expand_dims(positions.span())); }
-    /// Permutes (and inserts named singletons) so the axes follow `names`; "..." stands
-    /// for the axes not listed, in order. Throws no_counterpart for an axis left out.
-    ///     t.align_to("W", "...", "N");
-    template <class... N>
-    [[nodiscard]] Tensor align_to(const N&... names) const {
-        const std::array<std::string_view, sizeof...(N)> list{detail::name_text(names)...};
-        return Tensor(b_.align_to(list));
-    }
-    /// align_to with a list.
-    [[nodiscard]] Tensor align_to(std::initializer_list<std::string_view> names) const {
-        return Tensor(b_.align_to({names.begin(), names.size()}));
-    }
-    /// Permutes and inserts singletons so this follows `other`'s axes (names first,
-    /// unnamed right-aligned); sizes are not broadcast.
-    template <element U>
-    [[nodiscard]] Tensor align_as(const Tensor<U>& other) const {
-        return Tensor(b_.align_as(other.base()));
-    }
-    /// Replaces all names (an empty list removes them). A view.
-    [[nodiscard]] Tensor rename(names_arg names) const { return Tensor(b_.rename(names.span())); }
-    /// Takes the names of `s` (a spec of a config: cfg.spec("image")); its sizes
-    /// are not compared (pipeline_config::check does that). Throws invalid_spec
-    /// when the ranks differ. A view.
-    template <std::same_as<nt::spec> Spec>
-    [[nodiscard]] Tensor rename(const Spec& s) const {
-        name_list names;
-        for (const axis_spec& axis : s) names.push_back(axis.name);
-        return Tensor(b_.rename(names.span()));
-    }
-    /// Renames one axis.
-    [[nodiscard]] Tensor rename(const Axis& axis, name n) const { return Tensor(b_.rename(axis, n)); }
-    /// Names the unnamed axes ("?" keeps an axis unnamed, "..." the rest as they are).
-    /// Throws name_mismatch when it would rename an already named axis.
-    [[nodiscard]] Tensor refine_names(std::initializer_list<std::string_view> names) const {
-        return Tensor(b_.refine_names({names.begin(), names.size()}));
-    }
-    /// refine_names with a span.
-    [[nodiscard]] Tensor refine_names(std::span<const std::string_view> names) const {
-        return Tensor(b_.refine_names(names));
-    }
+    // --- structural operations (views unless stated): see detail::handle_ops --------
+    // index, reshape, view, flatten, unflatten, squeeze, squeeze_all, unsqueeze,
+    // transpose, swap_axes, permute, move_axis, move_axes, slice, unfold,
+    // broadcast_to, broadcast_like, broadcast_left, expand_dims, align_to, align_as,
+    // rename, refine_names, clone, contiguous: each returns a Tensor<T>.
 
 private:
     template <class... I>

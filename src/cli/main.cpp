@@ -68,8 +68,8 @@ constexpr std::string_view usage_text =
 struct command {
     enum class kind { plan, check, info, help, version } what = kind::plan;
     bool json = false;
-    std::string file;
-    std::vector<std::string> files;  // info
+    std::string file;                // plan, check
+    std::vector<std::string> files;  // info (and plan's and check's, while parsing)
 };
 
 /// A wrong command line or an unreadable file: exit status 2, one line on stderr.
@@ -77,8 +77,10 @@ struct usage_error {
     std::string message;
 };
 
-/// The options (--json, --help) and files of a verb's arguments.
-command parse_verb_arguments(const std::vector<std::string_view>& args, command::kind what) {
+/// The arguments of `plan`, `check` and `info` after the command word: --json,
+/// --help, and FILE arguments (one for `plan` and `check`, one or more for `info`).
+command parse_file_arguments(const std::vector<std::string_view>& args, command::kind what) {
+    const std::string name(args.front());
     command cmd;
     cmd.what = what;
     for (std::size_t i = 1; i < args.size(); ++i) {
@@ -88,32 +90,20 @@ command parse_verb_arguments(const std::vector<std::string_view>& args, command:
         } else if (arg == "--help" || arg == "-h") {
             return {command::kind::help, false, {}, {}};
         } else if (arg.size() > 1 && arg.front() == '-') {
-            throw usage_error{"unknown option '" + std::string(arg) + "' for '" + std::string(args.front()) +
-                              "' (try 'ntensor --help')"};
+            throw usage_error{"unknown option '" + std::string(arg) + "' for '" + name + "' (try 'ntensor --help')"};
         } else {
             cmd.files.emplace_back(arg);
         }
     }
-    return cmd;
-}
-
-/// plan and check: one config FILE, or '-'.
-command parse_plan_arguments(const std::vector<std::string_view>& args) {
-    const std::string verb(args.front());
-    command cmd = parse_verb_arguments(args, verb == "check" ? command::kind::check : command::kind::plan);
-    if (cmd.what == command::kind::help) return cmd;
+    if (what == command::kind::info) {
+        if (cmd.files.empty()) throw usage_error{"'info' needs at least one .npy or .npz FILE (try 'ntensor --help')"};
+        return cmd;
+    }
     if (cmd.files.size() > 1)
-        throw usage_error{"'" + verb + "' takes one FILE, got '" + cmd.files[0] + "' and '" + cmd.files[1] + "'"};
+        throw usage_error{"'" + name + "' takes one FILE, got '" + cmd.files[0] + "' and '" + cmd.files[1] + "'"};
     if (cmd.files.empty())
-        throw usage_error{"'" + verb + "' needs a FILE, or '-' for standard input (try 'ntensor --help')"};
-    cmd.file = cmd.files.front();
-    return cmd;
-}
-
-command parse_info_arguments(const std::vector<std::string_view>& args) {
-    command cmd = parse_verb_arguments(args, command::kind::info);
-    if (cmd.what == command::kind::info && cmd.files.empty())
-        throw usage_error{"'info' needs at least one .npy or .npz FILE (try 'ntensor --help')"};
+        throw usage_error{"'" + name + "' needs a FILE, or '-' for standard input (try 'ntensor --help')"};
+    cmd.file = cmd.files[0];
     return cmd;
 }
 
@@ -125,8 +115,9 @@ command parse_arguments(const std::vector<std::string_view>& args) {
         throw usage_error{"'" + std::string(first) + "' takes no arguments"};
     if (wants_help) return {command::kind::help, false, {}, {}};
     if (first == "--version") return {command::kind::version, false, {}, {}};
-    if (first == "plan" || first == "check") return parse_plan_arguments(args);
-    if (first == "info") return parse_info_arguments(args);
+    if (first == "plan") return parse_file_arguments(args, command::kind::plan);
+    if (first == "check") return parse_file_arguments(args, command::kind::check);
+    if (first == "info") return parse_file_arguments(args, command::kind::info);
     throw usage_error{"unknown command '" + std::string(first) + "' (try 'ntensor --help')"};
 }
 

@@ -35,9 +35,14 @@ npy_header read_member_header(zip_member_reader& r, const zip_member& m, const s
     std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(m.size, 12)), '\0');
     r.read(head.data(), head.size());
     const std::uint64_t offset = npy_data_offset(head, m.size, where);
-    std::string rest(static_cast<std::size_t>(offset - head.size()), '\0');
-    r.read(rest.data(), rest.size());
-    return parse_npy_header(head + rest, m.size, where);
+    // A version 1.0 header shorter than 2 bytes ends inside the 12 bytes read: the
+    // parser rejects it (no dict fits), so no data is ever read from a wrong offset.
+    if (offset > head.size()) {
+        std::string rest(static_cast<std::size_t>(offset - head.size()), '\0');
+        r.read(rest.data(), rest.size());
+        head += rest;
+    }
+    return parse_npy_header(head, m.size, where);
 }
 
 void check_unique(const input_file& f, const std::vector<std::string>& seen, const std::string& name) {

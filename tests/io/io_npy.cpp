@@ -17,10 +17,15 @@
 
 #include "npy_header.hpp"
 #include "nt/nt.hpp"
+#include "nt_test_files.hpp"
 #include "nt_test_support.hpp"
 
 namespace fs = std::filesystem;
 using nt::test::error_message;
+
+using nt::test::read_file;
+using nt::test::npy_bytes;
+using nt::test::write_file;
 
 namespace {
 
@@ -40,30 +45,6 @@ struct scratch {
     }
 };
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void write_file(const std::string& path, const std::string& bytes) {
-    std::ofstream(path, std::ios::binary) << bytes;
-}
-
-std::string npy_file(const std::string& dict, const std::string& data, char major = 1) {
-    std::string header = dict;
-    const std::size_t preamble = major == 1 ? 10 : 12;
-    while ((preamble + header.size() + 1) % 64) header += ' ';
-    header += '\n';
-    std::string out("\x93NUMPY", 6);
-    out += major;
-    out += '\0';
-    out += static_cast<char>(header.size() & 0xff);
-    out += static_cast<char>(header.size() >> 8);
-    if (major != 1) out += std::string(2, '\0');
-    return out + header + data;
-}
 
 }  // namespace
 
@@ -123,7 +104,7 @@ TEST_CASE("large non-contiguous saves are written block by block", "[npy]") {
 TEST_CASE("the header reader returns what the header says", "[npy][header]") {
     scratch dir("header");
     write_file(dir / "h.npy",
-               npy_file("{'descr': '>u2', 'fortran_order': True, 'shape': (2, 3), }", std::string(12, '\0'), 2));
+               npy_bytes("{'descr': '>u2', 'fortran_order': True, 'shape': (2, 3), }", std::string(12, '\0'), 2));
     const nt::detail::npy_header h = nt::detail::read_npy_header(dir / "h.npy");
     CHECK(h.descr == ">u2");
     CHECK(h.kind == 'u');
@@ -137,7 +118,7 @@ TEST_CASE("the header reader returns what the header says", "[npy][header]") {
     CHECK(h.version_string() == "2.0");
 
     // Python 2 long literals, any key order, double quotes, a trailing comma in shape.
-    write_file(dir / "p.npy", npy_file("{\"shape\": (3L,), 'fortran_order': False, 'descr': '<f8'}", std::string(24, '\0')));
+    write_file(dir / "p.npy", npy_bytes("{\"shape\": (3L,), 'fortran_order': False, 'descr': '<f8'}", std::string(24, '\0')));
     const auto p = nt::detail::read_npy_header(dir / "p.npy");
     CHECK(p.shape == std::vector<std::int64_t>{3});
     CHECK(p.dtype == "f64");
@@ -164,34 +145,34 @@ TEST_CASE("format errors name the path, the field or byte and what was expected"
     CHECK_THAT(message("PK\x03\x04 not npy"), Catch::Contains("byte 0") && Catch::Contains("magic"));
     CHECK_THAT(message(std::string("\x93NUMPY\x04\x00", 8) + std::string(8, ' ')),
                Catch::Contains("version 4.0"));
-    CHECK_THAT(message(npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", std::string(11, '\0'))),
+    CHECK_THAT(message(npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", std::string(11, '\0'))),
                Catch::Contains("12 data bytes") && Catch::Contains("has 11") && Catch::Contains("truncated"));
-    CHECK_THAT(message(npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", std::string(13, '\0'))),
+    CHECK_THAT(message(npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", std::string(13, '\0'))),
                Catch::Contains("12 data bytes") && Catch::Contains("has 13"));
-    CHECK_THAT(message(npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), 'names': 1}", "")),
+    CHECK_THAT(message(npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), 'names': 1}", "")),
                Catch::Contains("unexpected key \"names\""));
-    CHECK_THAT(message(npy_file("{'descr': '<f4', 'shape': (3,), }", "")), Catch::Contains("'fortran_order'"));
-    CHECK_THAT(message(npy_file("{'descr': '<f4', 'fortran_order': maybe, 'shape': (3,), }", "")),
+    CHECK_THAT(message(npy_bytes("{'descr': '<f4', 'shape': (3,), }", "")), Catch::Contains("'fortran_order'"));
+    CHECK_THAT(message(npy_bytes("{'descr': '<f4', 'fortran_order': maybe, 'shape': (3,), }", "")),
                Catch::Contains("header byte") && Catch::Contains("True or False"));
-    CHECK_THAT(message(npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (-3,), }", "")),
+    CHECK_THAT(message(npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (-3,), }", "")),
                Catch::Contains("non-negative"));
     // A shape whose byte count overflows is rejected before any allocation.
-    CHECK_THAT(message(npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", "")),
+    CHECK_THAT(message(npy_bytes("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", "")),
                Catch::Contains("exceeds 2^63"));
-    CHECK_THAT(message(npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,), }", "")),
+    CHECK_THAT(message(npy_bytes("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,), }", "")),
                Catch::Contains("8000000000000 data bytes"));
     // A header length past the end of the file.
     CHECK_THAT(message(std::string("\x93NUMPY\x01\x00\xff\xff{", 11)), Catch::Contains("header ends at byte 65545"));
     CHECK_THAT(message(std::string("\x93NUMPY\x01", 7)), Catch::Contains("truncated"));
 
-    CHECK_THAT(message(npy_file("{'descr': '<c16', 'fortran_order': False, 'shape': (1,), }", std::string(16, '\0')),
+    CHECK_THAT(message(npy_bytes("{'descr': '<c16', 'fortran_order': False, 'shape': (1,), }", std::string(16, '\0')),
                        nt::errc::unsupported_dtype),
                Catch::Contains("\"<c16\"") && Catch::Contains("complex"));
-    CHECK_THAT(message(npy_file("{'descr': [('a', '<i4'), ('b', '<f4')], 'fortran_order': False, 'shape': (1,), }",
+    CHECK_THAT(message(npy_bytes("{'descr': [('a', '<i4'), ('b', '<f4')], 'fortran_order': False, 'shape': (1,), }",
                                 std::string(8, '\0')),
                        nt::errc::unsupported_dtype),
                Catch::Contains("structured"));
-    CHECK_THAT(message(npy_file("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0')),
+    CHECK_THAT(message(npy_bytes("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0')),
                        nt::errc::unsupported_dtype),
                Catch::Contains("Python objects"));
 }

@@ -13,19 +13,14 @@
 #include <vector>
 
 #include "nt/nt.hpp"
+#include "nt_test_files.hpp"
 #include "nt_test_support.hpp"
+
+using nt::test::read_file;
 
 namespace {
 
 const std::string dir = std::string(NT_TEST_DATA_DIR) + "/io";
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE(in);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 /// The elements in C order as bytes.
 std::string c_bytes(const nt::any_tensor& a) {

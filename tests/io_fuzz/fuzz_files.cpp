@@ -27,6 +27,10 @@
 #include "npy_header.hpp"
 #include "npz_headers.hpp"
 #include "nt/nt.hpp"
+#include "nt_test_files.hpp"
+
+using nt::test::read_file;
+using nt::test::write_file;
 
 namespace {
 std::atomic<std::size_t> largest_request{0};
@@ -85,21 +89,6 @@ namespace fs = std::filesystem;
 constexpr std::size_t slack = 256 * 1024;
 
 const fs::path folder = fs::path(NT_TEST_DATA_DIR) / "io_fuzz";
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void write_file(const std::string& path, const std::string& bytes) {
-    // A new file each time: ext4 flushes a truncated-and-rewritten file on close
-    // (auto_da_alloc), which would make thousands of cases slow.
-    fs::remove(path);
-    std::ofstream out(path, std::ios::binary);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
 struct outcome_counts {
     std::size_t ok = 0, format = 0, dtype = 0, io = 0, type = 0;
@@ -207,17 +196,9 @@ std::string random_header(std::mt19937_64& rng) {
 }
 
 std::string npy_with_header(const std::string& dict, std::size_t data_bytes, char major, std::mt19937_64& rng) {
-    std::string header = dict;
-    const std::size_t preamble = major == 1 ? 10 : 12;
-    while ((preamble + header.size() + 1) % 64) header += ' ';
-    header += '\n';
-    std::string out("\x93NUMPY", 6);
-    out += major;
-    out += '\0';
-    for (std::size_t i = 0; i < preamble - 8; ++i) out += static_cast<char>((header.size() >> (8 * i)) & 0xff);
     std::string data(data_bytes, '\0');
     for (auto& c : data) c = static_cast<char>(rng());
-    return out + header + data;
+    return nt::test::npy_bytes(dict, data, major);
 }
 
 }  // namespace
@@ -332,7 +313,13 @@ TEST_CASE("damaged .npz archives give file errors, never crashes or large alloca
         const auto local = find_all(s, 0x04034b50);
         const auto end = find_all(s, 0x06054b50);
         const std::uint64_t lie = rng() % 3 ? lies[rng() % std::size(lies)] : rng();
-        switch (rng() % 6) {
+        switch (rng() % 7) {
+            case 6:  // a member's .npy header length (bytes 8-9 of its data), small or lying
+                if (const auto at = s.find("\x93NUMPY"); at != std::string::npos) {
+                    put_le(s, at + 8, rng() % 2 ? rng() % 16 : lie, 2);
+                    break;
+                }
+                [[fallthrough]];
             case 0:  // central directory: compressed or uncompressed size
                 if (!central.empty()) put_le(s, central[rng() % central.size()] + (rng() % 2 ? 20 : 24), lie, 4);
                 break;

@@ -1,0 +1,218 @@
+// nt/detail/handle_ops.hpp: the queries and structural operations of a tensor
+// handle, written once for nt::Tensor<T> and nt::any_tensor.
+//
+// Both handles wrap a detail::tensor_base, and every structural operation is the
+// base's operation re-wrapped in the handle's own type. handle_ops<Self> (CRTP) does
+// that wrapping: Self provides base() and a constructor from tensor_base.
+#pragma once
+
+#include <array>
+#include <concepts>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <utility>
+
+#include "nt/axis.hpp"
+#include "nt/detail/tensor_base.hpp"
+#include "nt/dtype.hpp"
+#include "nt/index.hpp"
+#include "nt/layout.hpp"
+#include "nt/names.hpp"
+#include "nt/spec.hpp"
+
+namespace nt {
+
+namespace detail {
+inline std::string_view name_text(std::string_view s) noexcept { return s; }
+inline std::string_view name_text(const char* s) noexcept { return s; }
+inline std::string_view name_text(name n) noexcept { return n.str(); }
+
+/// Queries and views of a handle type Self (nt::Tensor<T> or nt::any_tensor); every
+/// view is a Self.
+template <class Self>
+class handle_ops {
+public:
+    // --- queries --------------------------------------------------------------------
+
+    /// Sizes per axis.
+    [[nodiscard]] std::span<const std::int64_t> shape() const noexcept { return b().shape(); }
+    /// Strides per axis, in elements (may be 0 or negative).
+    [[nodiscard]] std::span<const std::int64_t> strides() const noexcept { return b().strides(); }
+    /// Number of axes.
+    [[nodiscard]] std::size_t rank() const noexcept { return b().rank(); }
+    /// Number of elements (1 for rank 0).
+    [[nodiscard]] std::int64_t size() const noexcept { return b().size(); }
+    /// Size of one axis. Throws axis_out_of_range.
+    [[nodiscard]] std::int64_t size(const Axis& axis) const { return b().size(axis); }
+    /// One name per axis (nt::unnamed where absent).
+    [[nodiscard]] std::span<const name> names() const noexcept { return b().names(); }
+    /// Shape and names as an nt::spec (what the matcher sees).
+    [[nodiscard]] nt::spec spec() const { return b().spec(); }
+    /// Sizes, strides and offset.
+    [[nodiscard]] const nt::layout& layout() const noexcept { return b().layout(); }
+    /// The runtime element type tag.
+    [[nodiscard]] nt::dtype dtype() const noexcept { return b().type(); }
+    /// Row-major contiguous (strides of size-1 axes ignored; zero-size is contiguous).
+    [[nodiscard]] bool is_contiguous() const noexcept { return b().is_contiguous(); }
+    /// True for views whose elements alias each other (writes throw read_only), and
+    /// for read-only file mappings and their views.
+    [[nodiscard]] bool is_read_only() const noexcept { return b().is_read_only(); }
+    /// True when both handles use the same storage block (or overlapping memory).
+    template <class Other>
+    [[nodiscard]] bool shares_storage(const handle_ops<Other>& other) const noexcept {
+        return b().shares_storage(other.b());
+    }
+
+    // --- copies ---------------------------------------------------------------------
+
+    /// A deep, writable, C-contiguous copy with the same names.
+    [[nodiscard]] Self clone() const { return Self(b().clone()); }
+    /// Itself when C-contiguous and writable, else clone().
+    [[nodiscard]] Self contiguous() const { return Self(b().contiguous()); }
+
+    // --- structural operations (views unless stated) ---------------------------------
+
+    /// NumPy basic indexing, a view: an integer drops its axis (and name), nt::all and
+    /// nt::range keep it; missing trailing arguments mean nt::all. Throws
+    /// invalid_argument (too many arguments, step 0) or index_out_of_range.
+    ///     t.index(nt::all, 1);   t.index(nt::range(1, 4, 2), -1);
+    template <class... A>
+    [[nodiscard]] Self index(const A&... args) const {
+        const std::array<index_item, sizeof...(A)> items{to_index_item(args)...};
+        return Self(b().index(items));
+    }
+    /// New sizes with the same element count; one size may be -1 (inferred). A view
+    /// when the layout allows (as NumPy's reshape), else a copy in `o`'s order.
+    /// Names: the longest common prefix of sizes, then suffix, keep theirs.
+    /// Throws invalid_argument (count mismatch, two -1, negative size).
+    [[nodiscard]] Self reshape(shape_arg shape, order o = order::c) const { return Self(b().reshape(shape, o)); }
+    /// reshape with explicit names (empty: all unnamed). Also throws duplicate_name.
+    [[nodiscard]] Self reshape(shape_arg shape, names_arg names, order o = order::c) const {
+        return Self(b().reshape(shape, names.span(), o));
+    }
+    /// Like reshape (C order) but never copies: throws not_a_view instead.
+    [[nodiscard]] Self view(shape_arg shape) const { return Self(b().view(shape)); }
+    /// All axes merged into one (names by the reshape rule); a view when possible, else a copy.
+    [[nodiscard]] Self flatten() const { return Self(b().flatten()); }
+    /// Axes first..last (inclusive) merged into one named `n`; a view when possible,
+    /// else a copy. Throws axis_out_of_range, invalid_argument (first after last).
+    [[nodiscard]] Self flatten(const Axis& first, const Axis& last, name n = {}) const {
+        return Self(b().flatten(first, last, n));
+    }
+    /// Splits `axis` into `sizes` (one may be -1) named `names` (empty: unnamed). A view.
+    [[nodiscard]] Self unflatten(const Axis& axis, shape_arg sizes, names_arg names = {}) const {
+        return Self(b().unflatten(axis, sizes, names.span()));
+    }
+    /// Removes a size-1 axis (and its name). Throws invalid_argument if its size is not 1.
+    [[nodiscard]] Self squeeze(const Axis& axis) const { return Self(b().squeeze(axis)); }
+    /// Removes every size-1 axis.
+    [[nodiscard]] Self squeeze_all() const { return Self(b().squeeze_all()); }
+    /// Inserts a size-1 axis at `pos` (-rank-1..rank, refers to the result), named `n`.
+    [[nodiscard]] Self unsqueeze(std::int64_t pos, name n = {}) const { return Self(b().unsqueeze(pos, n)); }
+    /// Swaps the last two axes. Throws invalid_argument when rank < 2.
+    [[nodiscard]] Self transpose() const { return Self(b().transpose()); }
+    /// Swaps axes a and b.
+    [[nodiscard]] Self transpose(const Axis& first, const Axis& second) const {
+        return Self(b().swap_axes(first, second, "transpose"));
+    }
+    /// Swaps axes a and b.
+    [[nodiscard]] Self swap_axes(const Axis& first, const Axis& second) const {
+        return Self(b().swap_axes(first, second));
+    }
+    /// Axis k of the result is axis order[k]. Throws invalid_argument unless `order`
+    /// lists every axis once.
+    [[nodiscard]] Self permute(axes_arg order) const { return Self(b().permute(order.span())); }
+    /// Moves one axis to position `to`; the others keep their order.
+    [[nodiscard]] Self move_axis(const Axis& from, std::int64_t to) const { return Self(b().move_axis(from, to)); }
+    /// NumPy moveaxis: axes `from` go to positions `to`, the rest keep their order.
+    [[nodiscard]] Self move_axes(axes_arg from, shape_arg to) const { return Self(b().move_axes(from.span(), to)); }
+    /// Axis i goes to position new_positions[i] (a permutation).
+    [[nodiscard]] Self move_axes(shape_arg new_positions) const {
+        return Self(b().move_axes(new_positions.span()));
+    }
+    /// Python slice `start:end:step` of `axis` (bounds optional, negative from the
+    /// end, clamped; negative step reverses). Throws invalid_argument for step 0.
+    [[nodiscard]] Self slice(const Axis& axis, std::optional<std::int64_t> start,
+                             std::optional<std::int64_t> end = std::nullopt, std::int64_t step = 1) const {
+        return Self(b().slice(axis, range(start, end, step)));
+    }
+    /// slice with an nt::range.
+    [[nodiscard]] Self slice(const Axis& axis, const range& r) const { return Self(b().slice(axis, r)); }
+    /// Sliding windows: `axis` becomes the window count (n - size) / step + 1 and a new
+    /// last axis of length `size` (named `n`) is appended. Read-only when windows
+    /// overlap. Throws invalid_argument (size > n, size < 0, step < 1).
+    [[nodiscard]] Self unfold(const Axis& axis, std::int64_t size, std::int64_t step = 1, name n = {}) const {
+        return Self(b().unfold(axis, size, step, n));
+    }
+    /// Broadcast to a bare shape, NumPy style (right-aligned; names are carried over).
+    /// A read-only stride-0 view. Throws incompatible_sizes.
+    [[nodiscard]] Self broadcast_to(shape_arg shape) const { return Self(b().broadcast_to(shape.span())); }
+    /// Broadcast to a spec (names first, unnamed right-aligned).
+    /// (A template only so that `{2, 3}` picks the shape overload.)
+    template <std::same_as<nt::spec> S>
+    [[nodiscard]] Self broadcast_to(const S& target) const {
+        return Self(b().broadcast_to(target));
+    }
+    /// broadcast_to(other.spec()).
+    template <class Other>
+    [[nodiscard]] Self broadcast_like(const handle_ops<Other>& other) const {
+        return Self(b().broadcast_like(other.b()));
+    }
+    /// Prepends unnamed axes of `sizes` (stride 0).
+    [[nodiscard]] Self broadcast_left(shape_arg sizes) const { return Self(b().broadcast_left(sizes.span())); }
+    /// Inserts size-1 axes at `positions` (each refers to the result).
+    [[nodiscard]] Self expand_dims(shape_arg positions) const { return Self(b().expand_dims(positions.span())); }
+    /// Permutes (and inserts named singletons) so the axes follow `names`; "..." stands
+    /// for the axes not listed, in order. Throws no_counterpart for an axis left out.
+    ///     t.align_to("W", "...", "N");
+    template <class... N>
+    [[nodiscard]] Self align_to(const N&... names) const {
+        const std::array<std::string_view, sizeof...(N)> list{name_text(names)...};
+        return Self(b().align_to(list));
+    }
+    /// align_to with a list.
+    [[nodiscard]] Self align_to(std::initializer_list<std::string_view> names) const {
+        return Self(b().align_to({names.begin(), names.size()}));
+    }
+    /// Permutes and inserts singletons so this follows `other`'s axes (names first,
+    /// unnamed right-aligned); sizes are not broadcast.
+    template <class Other>
+    [[nodiscard]] Self align_as(const handle_ops<Other>& other) const {
+        return Self(b().align_as(other.b()));
+    }
+    /// Replaces all names (an empty list removes them). A view.
+    [[nodiscard]] Self rename(names_arg names) const { return Self(b().rename(names.span())); }
+    /// Takes the names of `s` (a spec of a config: cfg.spec("image")); its sizes
+    /// are not compared (pipeline_config::check does that). Throws invalid_spec
+    /// when the ranks differ. A view.
+    template <std::same_as<nt::spec> Spec>
+    [[nodiscard]] Self rename(const Spec& s) const {
+        name_list names;
+        for (const axis_spec& axis : s) names.push_back(axis.name);
+        return Self(b().rename(names.span()));
+    }
+    /// Renames one axis.
+    [[nodiscard]] Self rename(const Axis& axis, name n) const { return Self(b().rename(axis, n)); }
+    /// Names the unnamed axes ("?" keeps an axis unnamed, "..." the rest as they are).
+    /// Throws name_mismatch when it would rename an already named axis.
+    [[nodiscard]] Self refine_names(std::initializer_list<std::string_view> names) const {
+        return Self(b().refine_names({names.begin(), names.size()}));
+    }
+    /// refine_names with a span.
+    [[nodiscard]] Self refine_names(std::span<const std::string_view> names) const {
+        return Self(b().refine_names(names));
+    }
+
+protected:
+    handle_ops() = default;
+    [[nodiscard]] const tensor_base& b() const noexcept { return static_cast<const Self&>(*this).base(); }
+
+    template <class Other>
+    friend class handle_ops;
+};
+
+}  // namespace detail
+}  // namespace nt

@@ -1,0 +1,66 @@
+// nt/detail/op_lists.hpp: the lists of element-wise functions and reductions, one
+// line each, from which <nt/elementwise.hpp> and <nt/reduce.hpp> declare the typed
+// forms and <nt/any_tensor.hpp> the any_tensor forms: adding an operation here adds
+// it to both.
+#pragma once
+
+/// Binary functions, X(function, detail::binary_op, name in messages): tensor with
+/// tensor and with a scalar on either side.
+///  - minimum / maximum: NaN propagates, as NumPy's minimum / maximum;
+///  - pow: integer powers wrap, a negative integer exponent truncates;
+///  - add ... mod: the named forms of the arithmetic operators (NumPy's add, ...).
+#define NT_FOR_EACH_BINARY_FUNCTION(X)              \
+    X(operator+, add, "operator+")                  \
+    X(operator-, sub, "operator-")                  \
+    X(operator*, mul, "operator*")                  \
+    X(operator/, div, "operator/")                  \
+    X(operator%, mod, "operator%")                  \
+    X(operator==, eq, "operator==")                 \
+    X(operator!=, ne, "operator!=")                 \
+    X(operator<, lt, "operator<")                   \
+    X(operator<=, le, "operator<=")                 \
+    X(operator>, gt, "operator>")                   \
+    X(operator>=, ge, "operator>=")                 \
+    X(minimum, min, "minimum")                      \
+    X(maximum, max, "maximum")                      \
+    X(pow, pow, "pow")                              \
+    X(logical_and, logical_and, "logical_and")      \
+    X(logical_or, logical_or, "logical_or")         \
+    X(logical_xor, logical_xor, "logical_xor")      \
+    X(add, add, "add")                              \
+    X(subtract, sub, "subtract")                    \
+    X(multiply, mul, "multiply")                    \
+    X(divide, div, "divide")                        \
+    X(mod, mod, "mod")
+
+/// In-place forms, X(operator, detail::binary_op, name in messages).
+#define NT_FOR_EACH_IN_PLACE(X)      \
+    X(operator+=, add, "operator+=") \
+    X(operator-=, sub, "operator-=") \
+    X(operator*=, mul, "operator*=") \
+    X(operator/=, div, "operator/=") \
+    X(operator%=, mod, "operator%=")
+
+/// Unary functions, X(function, detail::unary_op).
+#define NT_FOR_EACH_UNARY_FUNCTION(X) \
+    X(abs, abs)                       \
+    X(neg, neg)                       \
+    X(exp, exp)                       \
+    X(log, log)                       \
+    X(sqrt, sqrt)                     \
+    X(sin, sin)                       \
+    X(cos, cos)                       \
+    X(tanh, tanh)                     \
+    X(sigmoid, sigmoid)               \
+    X(logical_not, logical_not)
+
+/// Reductions, X(function, detail::reduce_op); `all` is nt::all's call operator.
+#define NT_FOR_EACH_REDUCTION(X) \
+    X(sum, sum)                  \
+    X(mean, mean)                \
+    X(min, min)                  \
+    X(max, max)                  \
+    X(prod, prod)                \
+    X(argmax, argmax)            \
+    X(argmin, argmin)            \
+    X(any, any)
