@@ -53,8 +53,10 @@ template <class U>
     const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
     const auto sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
     const std::uint32_t magnitude = x & 0x7fffffffu;
-    if (magnitude >= 0x7f800000u)  // inf or NaN
-        return static_cast<std::uint16_t>(sign | 0x7c00u | (magnitude > 0x7f800000u ? 0x200u | (magnitude >> 13 & 0x3ffu) : 0u));
+    if (magnitude >= 0x7f800000u) {  // inf or NaN
+        const std::uint32_t nan_bits = magnitude > 0x7f800000u ? 0x200u | (magnitude >> 13 & 0x3ffu) : 0u;
+        return static_cast<std::uint16_t>(sign | 0x7c00u | nan_bits);
+    }
     if (magnitude >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // >= 65520: inf
     if (magnitude >= 0x38800000u)  // normal: re-bias the exponent (127 -> 15), round 13 bits off
         return static_cast<std::uint16_t>(sign | round_shift<std::uint32_t>(magnitude - 0x38000000u, 13));
@@ -70,9 +72,10 @@ template <class U>
     const std::uint64_t x = std::bit_cast<std::uint64_t>(d);
     const auto sign = static_cast<std::uint16_t>((x >> 48) & 0x8000u);
     const std::uint64_t magnitude = x & 0x7fffffffffffffffull;
-    if (magnitude >= 0x7ff0000000000000ull)
-        return static_cast<std::uint16_t>(sign | 0x7c00u |
-                                          (magnitude > 0x7ff0000000000000ull ? 0x200u | (magnitude >> 42 & 0x3ffu) : 0u));
+    if (magnitude >= 0x7ff0000000000000ull) {  // inf or NaN
+        const std::uint64_t nan_bits = magnitude > 0x7ff0000000000000ull ? 0x200u | (magnitude >> 42 & 0x3ffu) : 0u;
+        return static_cast<std::uint16_t>(sign | 0x7c00u | nan_bits);
+    }
     if (magnitude >= 0x40effe0000000000ull) return static_cast<std::uint16_t>(sign | 0x7c00u);  // >= 65520
     if (magnitude >= 0x3f10000000000000ull)  // >= 2^-14: normal (1023 -> 15)
         return static_cast<std::uint16_t>(sign | round_shift<std::uint64_t>(magnitude - 0x3f00000000000000ull, 42));

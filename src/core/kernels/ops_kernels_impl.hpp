@@ -47,18 +47,27 @@ using wide_unsigned_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsig
 template <class T>
 T wrap_add(T a, T b) {
     if constexpr (std::is_same_v<T, bool>) return a || b;
-    else if constexpr (is_int<T>) return static_cast<T>(static_cast<wide_unsigned_t<T>>(static_cast<wide_unsigned_t<T>>(a) + static_cast<wide_unsigned_t<T>>(b)));
+    else if constexpr (is_int<T>) {
+        using U = wide_unsigned_t<T>;
+        return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+    }
     else return static_cast<T>(a + b);
 }
 template <class T>
 T wrap_sub(T a, T b) {
-    if constexpr (is_int<T>) return static_cast<T>(static_cast<wide_unsigned_t<T>>(static_cast<wide_unsigned_t<T>>(a) - static_cast<wide_unsigned_t<T>>(b)));
+    if constexpr (is_int<T>) {
+        using U = wide_unsigned_t<T>;
+        return static_cast<T>(static_cast<U>(static_cast<U>(a) - static_cast<U>(b)));
+    }
     else return static_cast<T>(a - b);
 }
 template <class T>
 T wrap_mul(T a, T b) {
     if constexpr (std::is_same_v<T, bool>) return a && b;
-    else if constexpr (is_int<T>) return static_cast<T>(static_cast<wide_unsigned_t<T>>(static_cast<wide_unsigned_t<T>>(a) * static_cast<wide_unsigned_t<T>>(b)));
+    else if constexpr (is_int<T>) {
+        using U = wide_unsigned_t<T>;
+        return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+    }
     else return static_cast<T>(a * b);
 }
 template <class T>
@@ -199,7 +208,8 @@ auto unary_fn() {
     using M = compute_t<F>;
     auto math = [](auto fn) { return [fn](T x) { return static_cast<F>(fn(static_cast<M>(static_cast<F>(x)))); }; };
     if constexpr (Op == unary_op::abs) {
-        if constexpr (is_floating_element_v<T>) return [](T x) { return static_cast<T>(std::fabs(static_cast<compute_t<T>>(x))); };
+        if constexpr (is_floating_element_v<T>)
+            return [](T x) { return static_cast<T>(std::fabs(static_cast<compute_t<T>>(x))); };
         else if constexpr (is_signed_int<T>) return [](T x) { return x < 0 ? wrap_neg(x) : x; };
         else return [](T x) { return x; };
     }
@@ -265,7 +275,8 @@ void half_rows(std::span<const std::int64_t> shape, Out* out, std::span<const st
         for (std::int64_t r = 0; r < n0; ++r) {
             for (std::int64_t c = 0; c < n1; c += half_chunk) {
                 const std::int64_t n = std::min(half_chunk, n1 - c);
-                for (std::size_t k = 0; k < N; ++k) load_floats(p[k + 1] + r * s0[k + 1] + c * s1[k + 1], s1[k + 1], n, x[k]);
+                for (std::size_t k = 0; k < N; ++k)
+                    load_floats(p[k + 1] + r * s0[k + 1] + c * s1[k + 1], s1[k + 1], n, x[k]);
                 for (std::int64_t i = 0; i < n; ++i) {
                     if constexpr (N == 1) {
                         if constexpr (std::is_same_v<Out, half>) results[i] = static_cast<float>(fn(x[0][i]));
