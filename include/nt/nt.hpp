@@ -21,6 +21,7 @@
 #include "nt/small_vector.hpp"
 #include "nt/spec.hpp"
 #include "nt/storage.hpp"
+#include "nt/structure.hpp"
 #include "nt/tensor.hpp"
 #include "nt/threads.hpp"
 #include "nt/version.hpp"

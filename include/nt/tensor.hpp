@@ -259,6 +259,26 @@ public:
     [[nodiscard]] Tensor unfold(const Axis& axis, std::int64_t size, std::int64_t step = 1, name n = {}) const {
         return Tensor(b_.unfold(axis, size, step, n));
     }
+    /// Sliding windows over several axes at once: each listed axis becomes its window
+    /// count (n - size) / step + 1 and keeps its name (so reducing over it afterwards
+    /// sums over windows), and one window axis per listed axis is appended in the
+    /// listed order, unnamed unless `window_names` names them. A view; read-only when
+    /// windows overlap. nt::fold is the inverse. Throws axis_out_of_range,
+    /// invalid_argument (lengths differ, an axis twice, size > n, step < 1).
+    ///     vol.unfold({"D", "H", "W"}, {8, 8, 8}, {6, 6, 6});
+    [[nodiscard]] Tensor unfold(axes_arg axes, shape_arg sizes, shape_arg steps, names_arg window_names = {}) const {
+        return Tensor(detail::unfold_axes(b_, axes.span(), sizes.span(), steps.span(), window_names.span()));
+    }
+    /// A view with the listed axes reversed (negative strides; np.flip). Throws
+    /// axis_out_of_range, invalid_argument (an axis twice).
+    [[nodiscard]] Tensor flip(axes_arg axes) const { return Tensor(detail::flip(b_, axes.span())); }
+    /// flip over one axis.
+    [[nodiscard]] Tensor flip(const Axis& axis) const {
+        const Axis a[1] = {axis};
+        return Tensor(detail::flip(b_, a));
+    }
+    /// A view with every axis reversed.
+    [[nodiscard]] Tensor flip() const { return Tensor(detail::flip_all(b_)); }
     /// Broadcast to a bare shape, NumPy style (right-aligned; names are carried over).
     /// A read-only stride-0 view. Throws incompatible_sizes.
     [[nodiscard]] Tensor broadcast_to(shape_arg shape) const { return Tensor(b_.broadcast_to(shape.span())); }

@@ -163,6 +163,13 @@ private:
     dtype dtype_ = dtype::f32;
 };
 
+/// Views defined in src/core/structure.cpp (Tensor::flip, Tensor::unfold over axes).
+[[nodiscard]] tensor_base flip(const tensor_base& t, std::span<const Axis> axes);
+[[nodiscard]] tensor_base flip_all(const tensor_base& t);
+[[nodiscard]] tensor_base unfold_axes(const tensor_base& t, std::span<const Axis> axes,
+                                      std::span<const std::int64_t> sizes, std::span<const std::int64_t> steps,
+                                      std::span<const name> window_names);
+
 /// Throws type_mismatch for a Tensor<T> built from a base of another dtype.
 [[noreturn]] void throw_type_mismatch(dtype expected, dtype actual, const char* op);
 

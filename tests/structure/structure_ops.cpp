@@ -1,0 +1,179 @@
+// nt/structure.hpp: laws (fold of unfold, split then concatenate), the spellings
+// (braced lists, vectors, spans), views versus copies, names, and the errors with
+// what their messages name. Values against NumPy are in numpy_structure_ops.cpp.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "nt/nt.hpp"
+#include "nt_test_support.hpp"
+
+namespace {
+
+using i64 = std::int64_t;
+
+nt::Tensor<double> random_tensor(std::mt19937_64& rng, const std::vector<i64>& shape) {
+    i64 n = 1;
+    for (i64 s : shape) n *= s;
+    std::uniform_int_distribution<int> d(-20, 20);
+    std::vector<double> v(static_cast<std::size_t>(n));
+    for (auto& x : v) x = d(rng);
+    return nt::from_vector<double>(v, shape);
+}
+
+std::vector<i64> shape_of(const auto& t) { return {t.shape().begin(), t.shape().end()}; }
+
+// Runs f, which must throw nt::error with `code`, whose message contains every `parts`.
+template <class F>
+void require_error(F&& f, nt::errc code, std::initializer_list<const char*> parts) {
+    try {
+        f();
+        FAIL("no nt::error thrown");
+    } catch (const nt::error& e) {
+        INFO(e.what());
+        CHECK(e.code() == code);
+        for (const char* p : parts) CHECK(std::string(e.message()).find(p) != std::string::npos);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("fold(unfold(x)) == x * fold_counts for random shapes, windows and steps", "[structure][law]") {
+    std::mt19937_64 rng(Catch::rngSeed());
+    std::uniform_int_distribution<int> pick(0, 1000);
+    for (int trial = 0; trial < 200; ++trial) {
+        const int rank = 1 + pick(rng) % 4;
+        std::vector<i64> shape;
+        for (int k = 0; k < rank; ++k) shape.push_back(1 + pick(rng) % 7);
+        const nt::Tensor<double> x = random_tensor(rng, shape);
+        std::vector<nt::Axis> axes;
+        std::vector<i64> sizes, steps, outs;
+        for (int k = 0; k < rank; ++k) {
+            if (pick(rng) % 3 == 0 && !(axes.empty() && k == rank - 1)) continue;
+            axes.push_back(k - (pick(rng) % 2 ? rank : 0));  // some negative
+            sizes.push_back(1 + pick(rng) % shape[static_cast<std::size_t>(k)]);
+            steps.push_back(1 + pick(rng) % 3);
+            outs.push_back(shape[static_cast<std::size_t>(k)]);
+        }
+        INFO("shape rank " << rank << " trial " << trial);
+        const auto w = x.unfold(axes, sizes, steps);
+        CHECK(w.shares_storage(x));
+        const auto back = nt::fold(w, axes, outs, steps);
+        const auto counts = nt::fold_counts(w, axes, outs, steps);
+        const auto expected = x * counts;
+        REQUIRE(shape_of(back) == shape);
+        CHECK(back.to_vector() == expected.to_vector());
+        // average: x where some window covers an element, 0 elsewhere.
+        const auto avg = nt::fold(w, axes, outs, steps, nt::fold_norm::average);
+        const auto covered = nt::where(counts > 0.0, x, nt::scalar(0.0));
+        CHECK(avg.to_vector() == covered.to_vector());
+    }
+}
+
+TEST_CASE("split then concatenate gives the input back", "[structure][law]") {
+    std::mt19937_64 rng(Catch::rngSeed());
+    for (int trial = 0; trial < 50; ++trial) {
+        const std::vector<i64> shape{1 + static_cast<i64>(rng() % 5), 1 + static_cast<i64>(rng() % 9)};
+        const auto x = random_tensor(rng, shape).rename({"H", "W"});
+        const auto parts = nt::array_split(x, "W", 1 + static_cast<i64>(rng() % 4));
+        for (const auto& p : parts) CHECK(p.shares_storage(x));
+        const auto y = nt::concatenate(parts, "W");
+        CHECK(y.to_vector() == x.to_vector());
+        CHECK(!y.shares_storage(x));
+        CHECK(nt::names_text(y.names()) == "H, W");
+    }
+}
+
+TEST_CASE("joining accepts braced lists, vectors and spans", "[structure]") {
+    const auto a = nt::arange<int>(6).reshape({2, 3});
+    const auto b = nt::arange<int>(3).reshape({1, 3});
+    const auto braced = nt::concatenate({a, b}, 0);
+    const std::vector<nt::Tensor<int>> list{a, b};
+    const auto from_vector = nt::concatenate(list, 0);
+    const auto from_span = nt::concatenate(std::span<const nt::Tensor<int>>(list), 0);
+    CHECK(shape_of(braced) == std::vector<i64>{3, 3});
+    CHECK(braced.to_vector() == from_vector.to_vector());
+    CHECK(braced.to_vector() == from_span.to_vector());
+    const auto s = nt::stack({a, a}, -1, "K");
+    CHECK(shape_of(s) == std::vector<i64>{2, 3, 2});
+    CHECK(nt::names_text(s.names()) == "?, ?, K");
+    const auto s2 = nt::stack(list.size() ? std::vector<nt::Tensor<int>>{a, a} : list, 0);
+    CHECK(shape_of(s2) == std::vector<i64>{2, 2, 3});
+}
+
+TEST_CASE("concatenate matches inputs by names", "[structure]") {
+    const auto a = nt::arange<int>(6).reshape({2, 3}).rename({"H", "W"});
+    const auto b = (nt::arange<int>(6) + 100).reshape({3, 2}).rename({"W", "H"});
+    const auto c = nt::concatenate({a, b}, "H");
+    CHECK(shape_of(c) == std::vector<i64>{4, 3});
+    CHECK(nt::names_text(c.names()) == "H, W");
+    CHECK(c.to_vector() == nt::concatenate({a, b.align_to("H", "W")}, 0).to_vector());
+}
+
+TEST_CASE("flip is a view with negative strides", "[structure]") {
+    auto t = nt::arange<int>(6).reshape({2, 3}).rename({"H", "W"});
+    auto f = t.flip("W");
+    CHECK(f.shares_storage(t));
+    CHECK(f.strides()[1] == -1);
+    CHECK(f.at(0, 0) == 2);
+    f(0, 0) = 42;  // writes through
+    CHECK(t.at(0, 2) == 42);
+    CHECK(t.flip().at(0, 0) == 5);
+    CHECK(nt::flip(t, {"H", "W"}).to_vector() == t.flip().to_vector());
+}
+
+TEST_CASE("unfold over several axes keeps the axis names and appends window axes", "[structure]") {
+    const auto vol = nt::zeros<float>({20, 20, 20}, {"D", "H", "W"});
+    const auto w = vol.unfold({"D", "H", "W"}, {8, 8, 8}, {6, 6, 6}, {"d", "h", "w"});
+    CHECK(shape_of(w) == std::vector<i64>{3, 3, 3, 8, 8, 8});
+    CHECK(nt::names_text(w.names()) == "D, H, W, d, h, w");
+    CHECK(w.is_read_only());
+    CHECK(!vol.unfold({"D"}, {4}, {4}).is_read_only());
+}
+
+TEST_CASE("structure errors name the axis and the fix", "[structure][errors]") {
+    const auto a = nt::zeros<float>({2, 3}, {"H", "W"});
+    const auto b = nt::zeros<float>({2, 4}, {"H", "W"});
+    SECTION("sizes off the concatenation axis") {
+        require_error([&] { (void)nt::concatenate({a, b}, "H"); }, nt::errc::incompatible_sizes,
+                      {"concatenate", "input 1", "'W'", "crop or pad", "join along another axis"});
+    }
+    SECTION("no inputs") {
+        require_error([&] { (void)nt::concatenate(std::vector<nt::Tensor<float>>{}, 0); }, nt::errc::invalid_argument,
+                      {"concatenate", "at least one"});
+    }
+    SECTION("a name absent from the first input") {
+        const auto c = nt::zeros<float>({2, 3}, {"H", "X"});
+        require_error([&] { (void)nt::concatenate({a, c}, 0); }, nt::errc::no_counterpart,
+                      {"'X'", "input 1", "rename"});
+    }
+    SECTION("ranks differ") {
+        const auto c = nt::zeros<float>({2, 3, 1});
+        require_error([&] { (void)nt::stack({a, c}, 0); }, nt::errc::invalid_argument, {"stack", "rank", "unsqueeze"});
+    }
+    SECTION("reflect pad wider than the axis") {
+        require_error([&] { (void)nt::pad(a, {{"W", {3, 0}}}, nt::pad_mode::reflect); }, nt::errc::invalid_argument,
+                      {"pad", "reflect", "'W'", "size 3", "at most 2", "symmetric"});
+    }
+    SECTION("negative pad width") {
+        require_error([&] { (void)nt::pad(a, {{"W", {-1, 0}}}); }, nt::errc::invalid_argument, {"'W'", "slice"});
+    }
+    SECTION("split into sections that do not divide the axis") {
+        require_error([&] { (void)nt::split(a, "W", 2); }, nt::errc::invalid_argument,
+                      {"split", "'W'", "size 3", "array_split"});
+    }
+    SECTION("fold with output sizes that unfold did not use") {
+        const auto w = nt::zeros<float>({10, 10}).unfold({0, 1}, {4, 4}, {2, 2});
+        require_error([&] { (void)nt::fold(w, {0, 1}, {12, 10}, {2, 2}); }, nt::errc::invalid_argument,
+                      {"fold", "axis 0", "4 windows", "output size 12", "gives 5", "unfold was given"});
+    }
+    SECTION("unfold with an axis listed twice") {
+        require_error([&] { (void)a.unfold({"W", -1}, {2, 2}, {1, 1}); }, nt::errc::invalid_argument,
+                      {"unfold", "'W'", "twice"});
+    }
+    SECTION("flip with an axis listed twice") {
+        require_error([&] { (void)a.flip({0, "H"}); }, nt::errc::invalid_argument, {"flip", "'H'", "twice"});
+    }
+}
