@@ -17,6 +17,7 @@
 #include "nt/names.hpp"
 #include "nt/print.hpp"
 #include "nt/promote.hpp"
+#include "nt/rearrange.hpp"
 #include "nt/reduce.hpp"
 #include "nt/small_vector.hpp"
 #include "nt/spec.hpp"

@@ -33,6 +33,9 @@ Operations (NumPy meaning):
     unfold <k> (<axis> <size> <step>)*  sliding_window_view on each axis, ::step, windows last
     fold <none|average> <k> (<axis> <out> <step>)*     overlap-add written with loops
     fold_counts <k> (<axis> <out> <step>)*              windows covering each element
+    pattern <rearrange|reduce|repeat> <sum|mean|max|min|-> <k> (<id> <size>)* : <pattern words...>
+                                       einops patterns, written in NumPy as
+                                       reshape / transpose / reductions / np.repeat
 
 Named cases: the inputs of concatenate and stack carry names, the later ones in
 another axis order (NumPy sees them transposed back to input 0's order).
@@ -392,6 +395,97 @@ def gen_fold(rng):
     return c
 
 
+# ------------------------------------------------------------------------- einops patterns
+
+REDUCERS = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}
+
+
+def gen_pattern(rng):
+    """One of a few einops patterns with random sizes, the NumPy spelling beside it."""
+    n, c, h, w = (rng.randint(1, 3), rng.randint(1, 4), rng.randint(1, 4), rng.randint(1, 4))
+    family = rng.randrange(8)
+    named = rng.random() < 0.5
+    sizes = []
+    op = "-"
+    if family == 0:
+        ph, pw = rng.randint(1, 3), rng.randint(1, 3)
+        x = rand_array(rng, [n, c, h * ph, w * pw])
+        kind, pattern = "rearrange", "N C (H ph) (W pw) -> N (C ph pw) H W"
+        sizes = [("ph", ph), ("pw", pw)]
+        r = x.reshape(n, c, h, ph, w, pw).transpose(0, 1, 3, 5, 2, 4).reshape(n, c * ph * pw, h, w)
+        out_names = ["N", "?", "H", "W"]
+    elif family == 1:
+        x = rand_array(rng, [n, c, h, w])
+        kind, pattern = "rearrange", "N C H W -> N H W C"
+        r = x.transpose(0, 2, 3, 1)
+        out_names = ["N", "H", "W", "C"]
+    elif family == 2:
+        x = rand_array(rng, [n, h, c][: rng.randint(1, 3)] + [c])
+        kind, pattern = "rearrange", "... C -> C ..."
+        r = np.moveaxis(x, -1, 0)
+        out_names = ["C"] + ["?"] * (x.ndim - 1)
+    elif family == 3:
+        x = rand_array(rng, [n, h, w])
+        kind, pattern = "rearrange", "N H W -> N (H W):HW"
+        r = x.reshape(n, h * w)
+        out_names = ["N", "HW"]
+    elif family == 4:
+        x = rand_array(rng, [n, c, 2 * h, 2 * w])
+        kind, pattern = "reduce", "N C (H 2) (W 2) -> N C H W"
+        op = rng.choice(list(REDUCERS))
+        r = REDUCERS[op](x.reshape(n, c, h, 2, w, 2), axis=(3, 5))
+        out_names = ["N", "C", "H", "W"]
+    elif family == 5:
+        x = rand_array(rng, [n, c, h, w])
+        kind, pattern = "reduce", "N C H W -> N C"
+        op = rng.choice(list(REDUCERS))
+        r = REDUCERS[op](x, axis=(2, 3))
+        out_names = ["N", "C"]
+    elif family == 6:
+        x = rand_array(rng, [h, w])
+        k = rng.randint(1, 4)
+        kind, pattern = "repeat", "H W -> H W C"
+        sizes = [("C", k)]
+        r = np.repeat(x[..., None], k, axis=-1)
+        out_names = ["H", "W", "C"]
+    else:
+        x = rand_array(rng, [h, w])
+        kind, pattern = "repeat", "H W -> (H 2) W"
+        r = np.repeat(x, 2, axis=0)
+        out_names = ["?", "W"]
+    args = [kind, op, len(sizes)]
+    for ident, size in sizes:
+        args += [ident, size]
+    c_ = Case("pattern", args + [":", pattern])
+    in_names = None
+    if named and family != 2:
+        in_names = pattern.split("->")[0].replace("(", " ").replace(")", " ").split()
+        in_names = [t for t in in_names if not t.isdigit()]
+        if len(in_names) != x.ndim or any(len(t) < 1 for t in in_names):
+            in_names = None
+        # a group such as (H ph) names its axis H
+        left = pattern.split("->")[0]
+        groups = []
+        depth = 0
+        for tok in left.replace("(", " ( ").replace(")", " ) ").split():
+            if tok == "(":
+                depth, groups = 1, groups + [[]]
+            elif tok == ")":
+                depth = 0
+            elif depth:
+                groups[-1].append(tok)
+            else:
+                groups.append([tok])
+        in_names = [g[0] for g in groups] if len(groups) == x.ndim else None
+    c_.inputs.append((x, in_names))
+    if not named or family == 2:
+        # Unnamed input: a one-identifier group on the right still names its axis.
+        pass
+    shares_ = shares(r, x) if kind == "rearrange" else False
+    c_.outs.append((r, out_names, shares_))
+    return c_
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, required=True)
@@ -400,7 +494,7 @@ def main():
     args = ap.parse_args()
     rng = random.Random(args.seed)
     gens = [lambda r: gen_join(r, "concatenate"), lambda r: gen_join(r, "stack"), gen_split, gen_pad, gen_pad,
-            gen_misc, gen_unfold, gen_fold]
+            gen_misc, gen_unfold, gen_fold, gen_pattern]
     with open(args.out + ".tmp", "w") as out:
         out.write(f"# seed {args.seed} count {args.count}\n")
         for cid in range(args.count):

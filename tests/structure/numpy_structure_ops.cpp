@@ -183,6 +183,33 @@ std::vector<tensor> run(const oracle_case& c, const std::vector<tensor>& in) {
         if (op == "fold_counts") return {nt::fold_counts(in[0], axes, sizes, steps)};
         return {nt::fold(in[0], axes, sizes, steps, norm)};
     }
+    if (op == "pattern") {
+        const std::string kind = cur.word();
+        const std::string reducer = cur.word();
+        std::vector<std::string> ids(static_cast<std::size_t>(cur.num()));
+        std::vector<nt::axis_size> sizes;
+        for (auto& id : ids) {
+            id = cur.word();
+            sizes.push_back({id, cur.num()});
+        }
+        REQUIRE(cur.word() == ":");
+        std::string pattern;
+        while (cur.i < c.args.size()) pattern += (pattern.empty() ? "" : " ") + cur.word();
+        if (kind == "rearrange") {
+            const auto r = nt::rearrange(in[0], pattern, sizes);
+            // The second call with the same pattern and spec comes from the plan cache.
+            const auto before = nt::detail::pattern_cache_counters();
+            REQUIRE(nt::rearrange(in[0], pattern, sizes).to_vector() == r.to_vector());
+            CHECK(nt::detail::pattern_cache_counters().parses == before.parses);
+            return {r};
+        }
+        if (kind == "repeat") return {nt::repeat(in[0], pattern, sizes)};
+        const nt::reduce_op rop = reducer == "sum"    ? nt::reduce_op::sum
+                                  : reducer == "mean" ? nt::reduce_op::mean
+                                  : reducer == "max"  ? nt::reduce_op::max
+                                                      : nt::reduce_op::min;
+        return {nt::reduce(in[0], pattern, rop, sizes)};
+    }
     FAIL("unknown op " << op);
     return {};
 }
