@@ -23,6 +23,7 @@
 #include "nt/detail/tensor_base.hpp"
 #include "nt/elementwise.hpp"
 #include "nt/layout.hpp"
+#include "nt/match.hpp"
 #include "nt/names.hpp"
 #include "nt/small_vector.hpp"
 #include "nt/tensor.hpp"
@@ -159,6 +160,32 @@ template <element T>
     return stack(std::span<const Tensor<T>>(tensors), pos, n);
 }
 
+// --- broadcast_tensors with a run-time number of inputs ------------------------------------
+
+/// The inputs viewed as their matched output (no copies; stride 0 on broadcast axes,
+/// read-only where an axis is actually broadcast), for a list whose length is known
+/// at run time. `options` chooses the policy and lets axes absent from the host
+/// become new output axes (`union_axes`):
+///     auto views = nt::broadcast_tensors(list, nt::match_options{.union_axes = true});
+/// Throws the matcher's errors (incompatible_sizes, no_counterpart, ...).
+template <element T>
+[[nodiscard]] std::vector<Tensor<T>> broadcast_tensors(std::span<const Tensor<T>> tensors,
+                                                       const match_options& options = {}) {
+    std::vector<spec> specs;
+    specs.reserve(tensors.size());
+    for (const Tensor<T>& t : tensors) specs.push_back(t.spec());
+    const plan p = match(specs, options);
+    std::vector<Tensor<T>> out;
+    out.reserve(tensors.size());
+    for (std::size_t i = 0; i < tensors.size(); ++i) out.push_back(detail::aligned_view(tensors[i], p, i));
+    return out;
+}
+template <element T>
+[[nodiscard]] std::vector<Tensor<T>> broadcast_tensors(const std::vector<Tensor<T>>& tensors,
+                                                       const match_options& options = {}) {
+    return broadcast_tensors(std::span<const Tensor<T>>(tensors), options);
+}
+
 // --- splitting (views) -------------------------------------------------------------------
 
 /// `sections` equal views along `axis` (np.split with an integer). Throws
@@ -174,6 +201,14 @@ template <element T>
 template <element T>
 [[nodiscard]] std::vector<Tensor<T>> split(const Tensor<T>& t, const Axis& axis, shape_arg indices) {
     return detail::wrap_all<T>(detail::split_at(t.base(), axis, indices.span()));
+}
+/// split at indices given as a braced list: `nt::split(t, "W", {1})` splits at 1 (a
+/// one-element list would otherwise select the `sections` overload).
+template <element T>
+[[nodiscard]] std::vector<Tensor<T>> split(const Tensor<T>& t, const Axis& axis,
+                                           std::initializer_list<std::int64_t> indices) {
+    return detail::wrap_all<T>(
+        detail::split_at(t.base(), axis, std::span<const std::int64_t>(indices.begin(), indices.size())));
 }
 /// `sections` views along `axis` whose sizes differ by at most one, the larger first
 /// (np.array_split with an integer). Throws invalid_argument for sections < 1.

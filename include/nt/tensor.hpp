@@ -22,6 +22,7 @@
 #include <initializer_list>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -44,6 +45,9 @@ inline std::string_view name_text(std::string_view s) noexcept { return s; }
 inline std::string_view name_text(const char* s) noexcept { return s; }
 inline std::string_view name_text(name n) noexcept { return n.str(); }
 }  // namespace detail
+
+/// One argument of Tensor::index (an integer, nt::all or nt::range), for lists.
+using index_item = detail::index_item;
 
 /// A strided tensor of `T` (float, double, std::int32_t, std::int64_t, std::uint8_t
 /// or bool) with rank 0..nt::max_rank and an optional name per axis.
@@ -137,6 +141,13 @@ public:
     [[nodiscard]] Tensor index(const A&... args) const {
         const std::array<detail::index_item, sizeof...(A)> items{detail::to_index_item(args)...};
         return Tensor(b_.index(items));
+    }
+
+    /// index with a list whose length is known at run time (nt::index_item converts
+    /// from an integer, nt::all and nt::range).
+    [[nodiscard]] Tensor index(std::span<const index_item> items) const { return Tensor(b_.index(items)); }
+    [[nodiscard]] Tensor index(const std::vector<index_item>& items) const {
+        return Tensor(b_.index(std::span<const index_item>(items)));
     }
 
     /// The elements in row-major order (a copy).
@@ -308,6 +319,21 @@ public:
     /// align_to with a list.
     [[nodiscard]] Tensor align_to(std::initializer_list<std::string_view> names) const {
         return Tensor(b_.align_to({names.begin(), names.size()}));
+    }
+    /// align_to with a list whose length is known at run time.
+    [[nodiscard]] Tensor align_to(std::span<const std::string_view> names) const { return Tensor(b_.align_to(names)); }
+    [[nodiscard]] Tensor align_to(const std::vector<std::string_view>& names) const {
+        return Tensor(b_.align_to(std::span<const std::string_view>(names)));
+    }
+    [[nodiscard]] Tensor align_to(const std::vector<std::string>& names) const {
+        const std::vector<std::string_view> views(names.begin(), names.end());
+        return align_to(views);
+    }
+    /// permute with integer positions in a std::vector (any integer type).
+    template <std::integral I>
+    [[nodiscard]] Tensor permute(const std::vector<I>& order) const {
+        std::vector<Axis> axes(order.begin(), order.end());
+        return permute(axes_arg(axes));
     }
     /// Permutes and inserts singletons so this follows `other`'s axes (names first,
     /// unnamed right-aligned); sizes are not broadcast.

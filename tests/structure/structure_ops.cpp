@@ -103,6 +103,16 @@ TEST_CASE("joining accepts braced lists, vectors and spans", "[structure]") {
     CHECK(shape_of(s2) == std::vector<i64>{2, 2, 3});
 }
 
+TEST_CASE("split with a one-element braced list splits at that index", "[structure]") {
+    // Regression: {1} bound to the `sections` overload and gave one part.
+    const auto a = nt::arange<int>(6).reshape({2, 3});
+    const auto parts = nt::split(a, 1, {1});
+    REQUIRE(parts.size() == 2);
+    CHECK(parts[0].shape()[1] == 1);
+    CHECK(parts[1].shape()[1] == 2);
+    CHECK(nt::split(a, 1, 3).size() == 3);
+}
+
 TEST_CASE("concatenate matches inputs by names", "[structure]") {
     const auto a = nt::arange<int>(6).reshape({2, 3}).rename({"H", "W"});
     const auto b = (nt::arange<int>(6) + 100).reshape({3, 2}).rename({"W", "H"});
@@ -176,4 +186,30 @@ TEST_CASE("structure errors name the axis and the fix", "[structure][errors]") {
     SECTION("flip with an axis listed twice") {
         require_error([&] { (void)a.flip({0, "H"}); }, nt::errc::invalid_argument, {"flip", "'H'", "twice"});
     }
+}
+
+TEST_CASE("run-time-length forms: index, align_to, permute, broadcast_tensors", "[structure][runtime]") {
+    const auto t = nt::arange<int>(24).reshape({2, 3, 4}, {"N", "C", "W"});
+    const std::vector<nt::index_item> items{1, nt::all, nt::range(1, 3)};
+    CHECK(t.index(items).to_vector() == t.index(1, nt::all, nt::range(1, 3)).to_vector());
+    CHECK(nt::names_text(t.index(std::span<const nt::index_item>(items)).names()) == "C, W");
+    const std::vector<std::string> order{"W", "N", "C"};
+    CHECK(nt::names_text(t.align_to(order).names()) == "W, N, C");
+    const std::vector<std::string_view> order_views{"C", "..."};
+    CHECK(nt::names_text(t.align_to(order_views).names()) == "C, N, W");
+    const std::vector<int> perm{2, 0, 1};
+    CHECK(t.permute(perm).to_vector() == t.permute({2, 0, 1}).to_vector());
+
+    const std::vector<nt::Tensor<float>> list{nt::zeros<float>({2, 3}, {"H", "W"}), nt::zeros<float>({3}, {"W"}),
+                                              nt::zeros<float>({2, 1}, {"H", "W"})};
+    const auto views = nt::broadcast_tensors(list);
+    REQUIRE(views.size() == 3);
+    for (const auto& v : views) CHECK(nt::names_text(v.names()) == "H, W");
+    CHECK(views[1].shares_storage(list[1]));
+    // union: an axis the host lacks becomes a new output axis.
+    const std::vector<nt::Tensor<float>> disjoint{nt::zeros<float>({2}, {"H"}), nt::zeros<float>({3}, {"K"})};
+    require_error([&] { (void)nt::broadcast_tensors(disjoint); }, nt::errc::no_counterpart, {"'K'"});
+    const auto joined = nt::broadcast_tensors(disjoint, nt::match_options{.union_axes = true});
+    CHECK(joined[0].shape().size() == 2);
+    CHECK(joined[0].size() == 6);
 }
