@@ -11,6 +11,7 @@
 #include "nt/elementwise.hpp"
 #include "nt/error.hpp"
 #include "nt/index.hpp"
+#include "nt/indices.hpp"
 #include "nt/layout.hpp"
 #include "nt/match.hpp"
 #include "nt/name.hpp"

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "nt/axis.hpp"
+#include "nt/detail/element_iterator.hpp"
 #include "nt/detail/ops_kernels.hpp"
 #include "nt/detail/tensor_base.hpp"
 #include "nt/dtype.hpp"
@@ -149,6 +150,24 @@ public:
     [[nodiscard]] Tensor index(const std::vector<index_item>& items) const {
         return Tensor(b_.index(std::span<const index_item>(items)));
     }
+
+    // --- iteration ---------------------------------------------------------------------
+
+    /// Random-access iterators over the elements in row-major order, for any strides
+    /// (a tensor is a std::ranges::random_access_range; std::ranges::sort(t) sorts a
+    /// writable view in place). The non-const begin()/end() give references for
+    /// writing and throw read_only on a read-only view: read one through a const
+    /// tensor (std::as_const(t)) or cbegin()/cend(). Iterators hold no storage.
+    using iterator = detail::element_iterator<T, false>;
+    using const_iterator = detail::element_iterator<T, true>;
+    [[nodiscard]] iterator begin() { return iterator(mutable_data(), shape(), strides(), is_contiguous(), 0); }
+    [[nodiscard]] iterator end() { return iterator(mutable_data(), shape(), strides(), is_contiguous(), size()); }
+    [[nodiscard]] const_iterator begin() const { return const_iterator(data(), shape(), strides(), is_contiguous(), 0); }
+    [[nodiscard]] const_iterator end() const {
+        return const_iterator(data(), shape(), strides(), is_contiguous(), size());
+    }
+    [[nodiscard]] const_iterator cbegin() const { return begin(); }
+    [[nodiscard]] const_iterator cend() const { return end(); }
 
     /// The elements in row-major order (a copy).
     [[nodiscard]] std::vector<T> to_vector() const {

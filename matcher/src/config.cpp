@@ -5,6 +5,7 @@
 // error. Every problem is an nt::error whose message says where (a path such as
 // `tensors.lbl.shape[2]`), what was found there, and how to fix it. nlohmann/json
 // stays in this file; its exceptions never escape.
+#include "edit_distance.hpp"
 #include "nt/shape_config.hpp"
 
 #include <algorithm>
@@ -117,22 +118,6 @@ std::string describe(const json& value) {
     fail_at(errc::invalid_spec, path, "found " + describe(found) + "; " + expected);
 }
 
-/// Levenshtein distance, for "did you mean" suggestions on short keys.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
-
 /// " (did you mean "policy"?)" when one candidate is close to `word`, else "".
 template <class Candidates>
 std::string did_you_mean(std::string_view word, const Candidates& candidates) {
@@ -141,7 +126,7 @@ std::string did_you_mean(std::string_view word, const Candidates& candidates) {
     std::string_view best;
     std::size_t best_distance = 3;  // suggest only within two edits
     for (std::string_view candidate : candidates) {
-        const std::size_t d = edit_distance(word, candidate);
+        const std::size_t d = detail::edit_distance(word, candidate);
         if (d < best_distance && d < std::max<std::size_t>(candidate.size(), 2)) {
             best = candidate;
             best_distance = d;

@@ -57,7 +57,7 @@ void BM_pad_reflect(benchmark::State& state) {
     set_bytes(state, (hw * hw + (hw + 32) * (hw + 32)) * c * 4);
 }
 BENCHMARK(BM_pad_reflect)->Args({512, 64})->Name("pad reflect (512,512,64) H,W by 16")->UseRealTime();
-BENCHMARK(BM_pad_reflect)->Args({16, 4})->Name("pad reflect (16,16,4) H,W by 16")->UseRealTime();
+BENCHMARK(BM_pad_reflect)->Args({32, 4})->Name("pad reflect (32,32,4) H,W by 16")->UseRealTime();
 
 void BM_fold(benchmark::State& state) {
     const std::int64_t n = state.range(0);

@@ -144,6 +144,8 @@ def check_error_configs(ntensor, configs_dir):
                                      f"{name}: error JSON keys {out}"):
             check(out["error"]["code"] == code, f"{name}: code {out['error']['code']}, expected {code}")
             check(len(out["error"]["message"]) > 20, f"{name}: message too short")
+            if ".typo." in name:  # a name one edit away from a host name
+                check("(did you mean 'DEPTH'?)" in out["error"]["message"], f"{name}: no suggestion in {out}")
         # Without --json: the message alone, prefixed by the code.
         status, stdout, _ = run(ntensor, ["plan", path])
         check(status == 1, f"{name}: exit status {status} without --json")

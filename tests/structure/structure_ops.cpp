@@ -213,3 +213,41 @@ TEST_CASE("run-time-length forms: index, align_to, permute, broadcast_tensors", 
     CHECK(joined[0].shape().size() == 2);
     CHECK(joined[0].size() == 6);
 }
+
+TEST_CASE("an operator's no_counterpart suggests fixes an operator can take", "[structure][errors]") {
+    // Regression: the message told users of `a + b` to "set 'union'", which an operator cannot.
+    const auto a = nt::ones<float>({2, 4}, {"N", "H"});
+    const auto c = nt::ones<float>({3}, {"C"});
+    try {
+        (void)(c + a);
+        FAIL("no error");
+    } catch (const nt::error& e) {
+        INFO(e.what());
+        CHECK(e.code() == nt::errc::no_counterpart);
+        const std::string m = e.message();
+        CHECK(m.find("set 'union'") == std::string::npos);
+        CHECK(m.find("host.unsqueeze(2, \"C\")") != std::string::npos);  // appended, as union would
+        CHECK(m.find("align_to") != std::string::npos);
+        CHECK(m.find("nt::broadcast_tensors(inputs, nt::match_options{.union_axes = true})") != std::string::npos);
+        CHECK(m.find("did you mean") == std::string::npos);  // C is no typo of N or H
+    }
+    // ... and the suggested broadcast_tensors call works.
+    const std::vector<nt::Tensor<float>> inputs{a, c};
+    const auto views = nt::broadcast_tensors(inputs, nt::match_options{.union_axes = true});
+    CHECK(views[0].rank() == 3);
+}
+
+TEST_CASE("no_counterpart suggests a present name one edit away", "[structure][errors]") {
+    const auto vol = nt::ones<float>({2, 3}, {"DEPTH", "W"});
+    const auto typo = nt::ones<float>({2}, {"DEPT"});
+    require_error([&] { (void)(vol + typo); }, nt::errc::no_counterpart,
+                  {"'DEPT'", "(did you mean 'DEPTH'?)", "rename the axis 'DEPT' to 'DEPTH'"});
+    const auto lower = nt::ones<float>({3}, {"w"});
+    require_error([&] { (void)(vol + lower); }, nt::errc::no_counterpart, {"(did you mean 'W'?)"});
+    // The matcher says the same for configs (which can set union).
+    const std::vector<nt::spec> specs{nt::parse_spec("(2,3 | DEPTH,W)"), nt::parse_spec("(2 | DEPT)")};
+    const auto p = nt::try_match(specs);
+    REQUIRE(!p.ok());
+    CHECK(p.error().message.find("(did you mean 'DEPTH'?)") != std::string::npos);
+    CHECK(p.error().message.find("set 'union'") != std::string::npos);
+}

@@ -41,6 +41,10 @@ struct match_options {
     /// Optional labels for the inputs ("img", "lbl"), used in error messages.
     /// Must outlive the call. Missing labels print as "input 2".
     std::span<const std::string_view> labels = {};
+    /// Whether the caller can turn on `union_axes` (a config or match_options can;
+    /// an operator such as `a + b` cannot): a no_counterpart message suggests
+    /// 'union' only then, and otherwise unsqueeze / align_to / broadcast_tensors.
+    bool union_settable = true;
 };
 
 /// Marks an output axis at which a singleton is inserted into an input.
