@@ -16,13 +16,9 @@ namespace {
 class names_solver : public solver_base {
 public:
     using solver_base::solver_base;
-    bool run() {
-        return solver_base::run([this] { return solve(); });
-    }
 
 private:
-
-    bool solve() {
+    bool solve() override {
         if (!assign_keys()) return false;
         if (!place_groups()) return false;
         return build_maps_and_sizes();

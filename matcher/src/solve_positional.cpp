@@ -9,13 +9,9 @@ namespace {
 class positional_solver : public solver_base {
 public:
     using solver_base::solver_base;
-    bool run() {
-        return solver_base::run([this] { return solve(); });
-    }
 
 private:
-
-    bool solve() {
+    bool solve() override {
         const std::size_t rank = specs_[host_].rank();
         if (target_mode_ && specs_[0].rank() > rank)
             return fail(why_, errc::no_counterpart,

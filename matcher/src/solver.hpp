@@ -98,10 +98,10 @@ public:
         : specs_(specs), options_(options), target_mode_(target_mode), out_(out), why_(why),
           say_(specs, options, target_mode) {}
 
-protected:
+    virtual ~solver_base() = default;
+
     // Validates the inputs and picks the host; then the policy's solve() runs.
-    template <class Solve>
-    bool run(Solve solve) {
+    bool run() {
         if (specs_.empty())
             return fail(why_, errc::invalid_argument, "match needs at least one input spec; none was given");
         for (std::size_t i = 0; i < specs_.size(); ++i)
@@ -111,6 +111,10 @@ protected:
         finish_plan();
         return true;
     }
+
+protected:
+    // The policy's part: groups, source maps and sizes into out_.
+    virtual bool solve() = 0;
 
 
     bool validate(std::size_t i) {

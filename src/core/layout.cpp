@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <limits>
 
-#include <range/v3/algorithm/all_of.hpp>
 #include <range/v3/algorithm/sort.hpp>
 #include <range/v3/view/filter.hpp>
 #include <range/v3/view/zip.hpp>

@@ -4,8 +4,6 @@
 
 #include <range/v3/algorithm/find.hpp>
 #include <range/v3/algorithm/sort.hpp>
-#include <range/v3/view/iota.hpp>
-#include <range/v3/view/zip.hpp>
 
 #include "core_errors.hpp"
 #include "nt/detail/tensor_base.hpp"
