@@ -7,22 +7,12 @@
 
 #include "nt/nt.hpp"
 #include "nt_test_support.hpp"
+#include "structure_testing.hpp"
 
 namespace {
 
-std::vector<std::int64_t> shape_of(const auto& t) { return {t.shape().begin(), t.shape().end()}; }
-
-template <class F>
-void require_error(F&& f, nt::errc code, std::initializer_list<const char*> parts) {
-    try {
-        f();
-        FAIL("no nt::error thrown");
-    } catch (const nt::error& e) {
-        INFO(e.what());
-        CHECK(e.code() == code);
-        for (const char* p : parts) CHECK(std::string(e.message()).find(p) != std::string::npos);
-    }
-}
+using nt::test::require_error;
+using nt::test::shape_of;
 
 }  // namespace
 

@@ -9,8 +9,12 @@
 
 #include "nt/nt.hpp"
 #include "nt_test_support.hpp"
+#include "structure_testing.hpp"
 
 namespace {
+
+using nt::test::require_error;
+using nt::test::shape_of;
 
 using i64 = std::int64_t;
 
@@ -23,20 +27,7 @@ nt::Tensor<double> random_tensor(std::mt19937_64& rng, const std::vector<i64>& s
     return nt::from_vector<double>(v, shape);
 }
 
-std::vector<i64> shape_of(const auto& t) { return {t.shape().begin(), t.shape().end()}; }
 
-// Runs f, which must throw nt::error with `code`, whose message contains every `parts`.
-template <class F>
-void require_error(F&& f, nt::errc code, std::initializer_list<const char*> parts) {
-    try {
-        f();
-        FAIL("no nt::error thrown");
-    } catch (const nt::error& e) {
-        INFO(e.what());
-        CHECK(e.code() == code);
-        for (const char* p : parts) CHECK(std::string(e.message()).find(p) != std::string::npos);
-    }
-}
 
 }  // namespace
 
