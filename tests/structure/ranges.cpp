@@ -54,7 +54,7 @@ TEST_CASE("std::ranges::sort sorts a writable strided view in place", "[ranges]"
     CHECK(nt::sum(t).at() == 30);
 }
 
-TEST_CASE("a read-only view's mutable iterators throw read_only; const ones read", "[ranges]") {
+TEST_CASE("a read-only view's mutable iterators throw read_only, its const ones read", "[ranges]") {
     auto b = nt::arange<int>(3).broadcast_to({2, 3});
     REQUIRE(b.is_read_only());
     CHECK_THROWS_AS(b.begin(), nt::error);
