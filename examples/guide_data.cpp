@@ -30,8 +30,21 @@ int main(int argc, char** argv) {
     std::cout << "bone voxels: " << nt::sum(hu > std::int16_t(300)).at() << "\n";
     // [compute]
 
+    // [labels]
+    // uint8 labels from NumPy (0 air, 1 soft tissue, 2 bone), compared with the class
+    // indices under union: the one-hot masks gain a CLASS axis.
+    auto labels = nt::load_npy<std::uint8_t>("labels.npy", {"Z", "Y", "X"});
+    auto classes = nt::arange<std::uint8_t>(3).rename({"CLASS"});
+    auto masks = nt::with_union(labels) == classes;                        // (Z,Y,X,CLASS) b8
+    auto voxels = nt::sum(masks, {"Z", "Y", "X"});                          // i64 per class
+    auto hu_sums = nt::sum(nt::where(masks, hu, nt::scalar<std::int16_t>(0)), {"Z", "Y", "X"});
+    auto mean_hu = hu_sums / voxels;                                        // f64 per class
+    std::cout << "masks " << masks.spec() << "\nvoxels " << voxels << "\nmean HU " << mean_hu << "\n";
+    // [labels]
+
     // [save]
     nt::save_npy("bone.npy", bone);
+    nt::save_npy("mean_hu.npy", mean_hu);
     nt::save_npz("summary.npz", {{"windowed", windowed}, {"per_slice", per_slice}},
                  nt::npz_compression::deflate);
     // [save]

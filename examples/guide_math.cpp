@@ -80,6 +80,13 @@ int main() {
               << nt::shape_string(bl.strides()) << ", read-only " << bl.is_read_only() << "\n";
     // [broadcast-tensors]
 
+    // [with-union]
+    auto labels = nt::tensor<std::int64_t>({0, 2, 1, 2}).reshape({2, 2}, {"H", "W"});
+    auto classes = nt::arange<std::int64_t>(3).rename({"CLASS"});
+    auto one_hot = nt::with_union(labels) == classes;  // CLASS becomes a new output axis
+    std::cout << one_hot.spec() << " " << nt::sum(one_hot, {"H", "W"}) << "\n";
+    // [with-union]
+
     // [reduce]
     auto prob = nt::arange<float>(24).reshape({2, 3, 2, 2}, {"?", "CLASS", "H", "W"});
     std::cout << nt::sum(prob, {"H", "W"}) << "\n";

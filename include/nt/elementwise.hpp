@@ -60,8 +60,10 @@ operand_view view_of(const Tensor<T>& t) noexcept {
 }
 
 /// Aligns 1 to 3 operands for operation `op_name`. Unnamed operands take NumPy's
-/// rule directly (no spec is built); named ones go through nt::match.
-void align_operands(std::string_view op_name, std::span<const operand_view> operands, alignment& out);
+/// rule directly (no spec is built); named ones go through nt::match, with the
+/// option `union` when `union_axes` (nt::with_union).
+void align_operands(std::string_view op_name, std::span<const operand_view> operands, alignment& out,
+                    bool union_axes = false);
 
 /// Aligns `source` to a destination spec (broadcast_to semantics), for in-place
 /// forms and assign: fills out.output with the destination spec, out.strides[0].
@@ -85,14 +87,14 @@ decltype(auto) as_type(const Tensor<From>& t) {
 }
 
 template <binary_op Op, class A, class B>
-auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b) {
+auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, bool union_axes = false) {
     using C = promote_t<A, B>;
     using R = binary_result_t<Op, C>;
     const Tensor<C>& ca = as_type<C>(a);
     const Tensor<C>& cb = as_type<C>(b);
     const operand_view operands[2] = {view_of(ca), view_of(cb)};
     alignment al;
-    align_operands(name, operands, al);
+    align_operands(name, operands, al, union_axes);
     Tensor<R> out = empty_result<R>(al.output);
     run_binary<C>(Op, out.shape(), out.mutable_data(), out.strides(), ca.data(), al.strides[0], cb.data(), al.strides[1]);
     return out;
@@ -225,6 +227,18 @@ inline constexpr bool is_scalar_v = std::is_arithmetic_v<S> || std::is_same_v<S,
     auto fn(const Tensor<A>& a, const Tensor<B>& b) {                                                \
         return detail::binary<detail::binary_op::op>(text, a, b);                                   \
     }                                                                                                \
+    template <class A, class B>                                                                      \
+    auto fn(const union_operand<A>& a, const Tensor<B>& b) {                                         \
+        return detail::binary<detail::binary_op::op>(text, a.tensor, b, true);                      \
+    }                                                                                                \
+    template <class A, class B>                                                                      \
+    auto fn(const Tensor<A>& a, const union_operand<B>& b) {                                         \
+        return detail::binary<detail::binary_op::op>(text, a, b.tensor, true);                      \
+    }                                                                                                \
+    template <class A, class B>                                                                      \
+    auto fn(const union_operand<A>& a, const union_operand<B>& b) {                                  \
+        return detail::binary<detail::binary_op::op>(text, a.tensor, b.tensor, true);               \
+    }                                                                                                \
     template <class T, class S, std::enable_if_t<detail::is_scalar_v<S>, int> = 0>                   \
     auto fn(const Tensor<T>& a, S b) {                                                               \
         return detail::binary_scalar<detail::binary_op::op>(text, a, b, false);                     \
@@ -233,6 +247,26 @@ inline constexpr bool is_scalar_v = std::is_arithmetic_v<S> || std::is_same_v<S,
     auto fn(S a, const Tensor<T>& b) {                                                               \
         return detail::binary_scalar<detail::binary_op::op>(text, b, a, true);                      \
     }
+
+/// An operand of a binary operation matched with the option `union`
+/// (docs/matching.md): see nt::with_union.
+template <class T>
+struct union_operand {
+    Tensor<T> tensor;
+};
+
+/// Marks `t` so that a binary operation with it matches with the option `union`: an
+/// axis named in only one operand becomes an output axis (the other operand
+/// broadcasts along it) instead of a no_counterpart error. Operators cannot take
+/// match options, so this is the operator form of
+/// nt::broadcast_tensors(list, nt::match_options{.union_axes = true}).
+///     auto lbl = nt::zeros<std::int64_t>({2, 64, 64}, {"N", "H", "W"});
+///     auto classes = nt::arange<std::int64_t>(4).rename({"CLASS"});
+///     auto one_hot = nt::with_union(lbl) == classes;   // (2,64,64,4 | N,H,W,CLASS)
+template <class T>
+[[nodiscard]] union_operand<T> with_union(const Tensor<T>& t) {
+    return {t};
+}
 
 NT_FOR_EACH_BINARY_FUNCTION(NT_BINARY_FUNCTION)
 #undef NT_BINARY_FUNCTION

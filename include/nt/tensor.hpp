@@ -22,12 +22,14 @@
 #include <initializer_list>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "nt/axis.hpp"
+#include "nt/detail/element_iterator.hpp"
 #include "nt/detail/handle_ops.hpp"
 #include "nt/detail/ops_kernels.hpp"
 #include "nt/detail/tensor_base.hpp"
@@ -101,6 +103,22 @@ public:
         return *element_ptr("operator()", i...);
     }
 
+    // --- iteration ---------------------------------------------------------------------
+
+    /// Random-access iterators over the elements in row-major order, for any strides
+    /// (a tensor is a std::ranges::random_access_range; std::ranges::sort(t) sorts a
+    /// writable view in place). The non-const begin()/end() give references for
+    /// writing and throw read_only on a read-only view: read one through a const
+    /// tensor (std::as_const(t)) or cbegin()/cend(). Iterators hold no storage.
+    using iterator = detail::element_iterator<T, false>;
+    using const_iterator = detail::element_iterator<T, true>;
+    [[nodiscard]] iterator begin() { return iterator_at<iterator>(mutable_data(), 0); }
+    [[nodiscard]] iterator end() { return iterator_at<iterator>(mutable_data(), b_.size()); }
+    [[nodiscard]] const_iterator begin() const { return iterator_at<const_iterator>(data(), 0); }
+    [[nodiscard]] const_iterator end() const { return iterator_at<const_iterator>(data(), b_.size()); }
+    [[nodiscard]] const_iterator cbegin() const { return begin(); }
+    [[nodiscard]] const_iterator cend() const { return end(); }
+
     /// The elements in row-major order (a copy).
     [[nodiscard]] std::vector<T> to_vector() const {
         if constexpr (std::is_same_v<T, bool>) {
@@ -157,13 +175,12 @@ public:
         return out;
     }
 
-    // --- structural operations (views unless stated): see detail::handle_ops --------
-    // index, reshape, view, flatten, unflatten, squeeze, squeeze_all, unsqueeze,
-    // transpose, swap_axes, permute, move_axis, move_axes, slice, unfold,
-    // broadcast_to, broadcast_like, broadcast_left, expand_dims, align_to, align_as,
-    // rename, refine_names, clone, contiguous: each returns a Tensor<T>.
 
 private:
+    template <class It, class P>
+    [[nodiscard]] It iterator_at(P first, std::int64_t position) const {
+        return It(first, b_.shape(), b_.strides(), b_.is_contiguous(), position);
+    }
     template <class... I>
     T* element_ptr(const char* op, I... i) const {
         const std::array<std::int64_t, sizeof...(I)> idx{static_cast<std::int64_t>(i)...};

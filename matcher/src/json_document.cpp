@@ -1,6 +1,8 @@
 // A read-only JSON document built by nlohmann's SAX parser (see json_document.hpp).
 #include "json_document.hpp"
 
+#include "edit_distance.hpp"
+
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -30,21 +32,6 @@ bool is_plain_key(std::string_view key) noexcept {
     });
 }
 
-/// Levenshtein distance, for "did you mean" suggestions on short keys.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
 
 }  // namespace
 

@@ -2,8 +2,10 @@
 // first, the remaining unnamed axes right-aligned (or, under search, placed by the
 // best order-preserving placement when right alignment fails).
 #include <algorithm>
+#include <cctype>
 #include <string>
 
+#include "edit_distance.hpp"
 #include "search.hpp"
 #include "solver.hpp"
 
@@ -184,10 +186,32 @@ private:
             message += " which has " + count_of(unnamed_count(host_), "unnamed axis", "unnamed axes") + " while " +
                        say_.input(i) + " has " + std::to_string(unnamed_count(i)) + " (unnamed axes pair right-aligned)";
         }
-        message += target_mode_ ? "; a broadcast never removes axes. Fix: add the axis to the target"
-                                : "; a broadcast never adds axes to the host. Fix: set 'union' to add it as a new output "
-                                  "axis";
-        if (s.name(a)) message += ", or rename the matching axis of the host to '" + std::string(s.name(a).str()) + "'";
+        // A name one edit away from a host name is most likely a typo of it (but two
+        // different one-letter names are not, unless they differ only in case).
+        std::string near;
+        if (s.name(a))
+            for (const axis_spec& ax : specs_[target_mode_ ? 1 : host_]) {
+                if (!ax.name || !near.empty()) continue;
+                const std::string_view mine = s.name(a).str(), theirs = ax.name.str();
+                const bool case_only = mine.size() == 1 && theirs.size() == 1 &&
+                                       std::tolower(static_cast<unsigned char>(mine[0])) ==
+                                           std::tolower(static_cast<unsigned char>(theirs[0]));
+                if (detail::edit_distance(mine, theirs) == 1 && (std::max(mine.size(), theirs.size()) >= 2 || case_only))
+                    near = theirs;
+            }
+        if (!near.empty()) message += " (did you mean '" + near + "'?)";
+        const std::string insert = "unsqueeze(" + std::to_string(insert_position(keys_of(i), a)) +
+                                   (s.name(a) ? ", \"" + std::string(s.name(a).str()) + "\")" : std::string(")"));
+        if (target_mode_)
+            message += "; a broadcast never removes axes. Fix: add the axis to the target";
+        else if (options_.union_settable)
+            message += "; a broadcast never adds axes to the host. Fix: set 'union' to add it as a new output axis";
+        else
+            message += "; a broadcast never adds axes to the host. Fix: give the host that axis (host." + insert +
+                       " or align_to), or make it a new output axis with nt::with_union(operand) or "
+                       "nt::broadcast_tensors(inputs, nt::match_options{.union_axes = true})";
+        if (!near.empty()) message += ", or rename the axis '" + std::string(s.name(a).str()) + "' to '" + near + "'";
+        else if (s.name(a)) message += ", or rename the matching axis of the host to '" + std::string(s.name(a).str()) + "'";
         else message += ", or name the axes (refine_names) so they pair by name";
         return fail(why_, errc::no_counterpart, message);
     }

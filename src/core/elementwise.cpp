@@ -55,7 +55,8 @@ void strides_from_plan(const plan& p, std::span<const operand_view> operands, al
 
 }  // namespace
 
-void align_operands(std::string_view op_name, std::span<const operand_view> operands, alignment& out) {
+void align_operands(std::string_view op_name, std::span<const operand_view> operands, alignment& out,
+                    bool union_axes) {
     if (all_unnamed(operands) && align_unnamed(operands, out)) return;
     // Reused per thread: warm specs and plan make matching allocation-free.
     thread_local plan p;
@@ -67,7 +68,10 @@ void align_operands(std::string_view op_name, std::span<const operand_view> oper
         for (std::size_t a = 0; a < v.sizes.size(); ++a) specs[i].push_back({v.sizes[a], a < v.names.size() ? v.names[a] : name{}});
     }
     mismatch why;
-    if (!try_match_into(std::span<const spec>(specs.data(), n), match_options{}, p, &why)) throw_for(op_name, why);
+    match_options options;
+    options.union_axes = union_axes;
+    options.union_settable = false;  // an operator cannot take union: suggest what it can do
+    if (!try_match_into(std::span<const spec>(specs.data(), n), options, p, &why)) throw_for(op_name, why);
     out.output = p.output;
     strides_from_plan(p, operands, out);
 }

@@ -109,8 +109,35 @@ def main():
         results[f"{name} {spec_text(shape)} + {name} {spec_text(shape)}"] = median_time(lambda: np.add(a, b))
     ct = base.astype(np.uint16)
     results[f"sum u16 {spec_text(shape)}"] = median_time(lambda: np.sum(ct))
+    structure_cases(results)
     json.dump(results, sys.stdout, indent=1)
     print()
+
+
+def structure_cases(results):
+    """The workloads of bench_structure, under its labels."""
+    vols = [np.full((128, 128, 128), float(i), dtype=np.float32) for i in range(8)]
+    results["concatenate 8x(128,128,128) D"] = median_time(lambda: np.concatenate(vols, 0))
+    img = np.ones((512, 512, 64), dtype=np.float32)
+    results["pad reflect (512,512,64) H,W by 16"] = median_time(
+        lambda: np.pad(img, ((16, 16), (16, 16), (0, 0)), mode="reflect"))
+    n, size, step = 128, 8, 6
+    patches = np.ascontiguousarray(sliding_window_view(np.ones((n, n, n), dtype=np.float32), (size,) * 3)[::step, ::step, ::step])
+
+    def fold():
+        # The usual NumPy spelling: one add per window offset (size^3 adds of strided views).
+        out = np.zeros((n, n, n), dtype=np.float32)
+        w = patches.shape[0]
+        for i in range(size):
+            for j in range(size):
+                for k in range(size):
+                    out[i:i + step * (w - 1) + 1:step, j:j + step * (w - 1) + 1:step,
+                        k:k + step * (w - 1) + 1:step] += patches[:, :, :, i, j, k]
+        return out
+    results["fold 8^3 step 6 over (128,128,128)"] = median_time(fold)
+    x = np.ones((8, 16, 256, 256), dtype=np.float32)
+    results["rearrange space-to-depth (8,16,256,256)"] = median_time(
+        lambda: x.reshape(8, 16, 128, 2, 128, 2).transpose(0, 1, 3, 5, 2, 4).reshape(8, 64, 128, 128))
 
 
 if __name__ == "__main__":

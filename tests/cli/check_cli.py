@@ -79,6 +79,7 @@ EXPECTED_PIPELINES = {
 EXPECTED_MESSAGES = {
     "incompatible_sizes.step.json": ["steps.overlay: ", "size 10", "size 12", "Symbols: N = 10 (from \"sizes\")."],
     "no_counterpart.step.json": ["steps.one_hot: input 0 'classes' (3 | CLASS)"],
+    "no_counterpart.typo.json": ["(did you mean 'DEPTH'?)"],  # a name one edit away from a host name
     "invalid_spec.not_exact.json": ["tensors.tiles.shape[2]: (H - 8) / 6 + 1 with H = 21", "13 / 6 does not divide"],
     "invalid_spec.unknown_symbol.json": ["steps.resize.to.shape[2]: unknown symbol \"Hh\" (did you mean \"H\"?)"],
     "invalid_spec.as_cycle.json": ["steps.score.broadcast[1]: \"scored\" is this step's own output", "a cycle"],

@@ -12,8 +12,10 @@
 #include <initializer_list>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "nt/axis.hpp"
 #include "nt/detail/tensor_base.hpp"
@@ -24,6 +26,10 @@
 #include "nt/spec.hpp"
 
 namespace nt {
+
+/// One argument of index (an integer, nt::all or nt::range), for lists whose length
+/// is known at run time.
+using index_item = detail::index_item;
 
 namespace detail {
 inline std::string_view name_text(std::string_view s) noexcept { return s; }
@@ -84,6 +90,13 @@ public:
         const std::array<index_item, sizeof...(A)> items{to_index_item(args)...};
         return Self(b().index(items));
     }
+    /// index with a list whose length is known at run time (nt::index_item converts
+    /// from an integer, nt::all and nt::range).
+    ///     std::vector<nt::index_item> items{1, nt::all, nt::range(0, 2)};  t.index(items);
+    [[nodiscard]] Self index(std::span<const index_item> items) const { return Self(b().index(items)); }
+    [[nodiscard]] Self index(const std::vector<index_item>& items) const {
+        return Self(b().index(std::span<const index_item>(items)));
+    }
     /// New sizes with the same element count; one size may be -1 (inferred). A view
     /// when the layout allows (as NumPy's reshape), else a copy in `o`'s order.
     /// Names: the longest common prefix of sizes, then suffix, keep theirs.
@@ -125,6 +138,12 @@ public:
     /// Axis k of the result is axis order[k]. Throws invalid_argument unless `order`
     /// lists every axis once.
     [[nodiscard]] Self permute(axes_arg order) const { return Self(b().permute(order.span())); }
+    /// permute with integer positions in a std::vector (any integer type).
+    template <std::integral I>
+    [[nodiscard]] Self permute(const std::vector<I>& order) const {
+        std::vector<Axis> axes(order.begin(), order.end());
+        return permute(axes_arg(axes));
+    }
     /// Moves one axis to position `to`; the others keep their order.
     [[nodiscard]] Self move_axis(const Axis& from, std::int64_t to) const { return Self(b().move_axis(from, to)); }
     /// NumPy moveaxis: axes `from` go to positions `to`, the rest keep their order.
@@ -147,6 +166,26 @@ public:
     [[nodiscard]] Self unfold(const Axis& axis, std::int64_t size, std::int64_t step = 1, name n = {}) const {
         return Self(b().unfold(axis, size, step, n));
     }
+    /// Sliding windows over several axes at once: each listed axis becomes its window
+    /// count (n - size) / step + 1 and keeps its name (so reducing over it afterwards
+    /// sums over windows), and one window axis per listed axis is appended in the
+    /// listed order, unnamed unless `window_names` names them. A view; read-only when
+    /// windows overlap. nt::fold is the inverse. Throws axis_out_of_range,
+    /// invalid_argument (lengths differ, an axis twice, size > n, step < 1).
+    ///     vol.unfold({"D", "H", "W"}, {8, 8, 8}, {6, 6, 6});
+    [[nodiscard]] Self unfold(axes_arg axes, shape_arg sizes, shape_arg steps, names_arg window_names = {}) const {
+        return Self(unfold_axes(b(), axes.span(), sizes.span(), steps.span(), window_names.span()));
+    }
+    /// A view with the listed axes reversed (negative strides; np.flip). Throws
+    /// axis_out_of_range, invalid_argument (an axis twice).
+    [[nodiscard]] Self flip(axes_arg axes) const { return Self(detail::flip(b(), axes.span())); }
+    /// flip over one axis.
+    [[nodiscard]] Self flip(const Axis& axis) const {
+        const Axis one[1] = {axis};
+        return Self(detail::flip(b(), one));
+    }
+    /// A view with every axis reversed.
+    [[nodiscard]] Self flip() const { return Self(flip_all(b())); }
     /// Broadcast to a bare shape, NumPy style (right-aligned; names are carried over).
     /// A read-only stride-0 view. Throws incompatible_sizes.
     [[nodiscard]] Self broadcast_to(shape_arg shape) const { return Self(b().broadcast_to(shape.span())); }
@@ -176,6 +215,15 @@ public:
     /// align_to with a list.
     [[nodiscard]] Self align_to(std::initializer_list<std::string_view> names) const {
         return Self(b().align_to({names.begin(), names.size()}));
+    }
+    /// align_to with a list whose length is known at run time.
+    [[nodiscard]] Self align_to(std::span<const std::string_view> names) const { return Self(b().align_to(names)); }
+    [[nodiscard]] Self align_to(const std::vector<std::string_view>& names) const {
+        return Self(b().align_to(std::span<const std::string_view>(names)));
+    }
+    [[nodiscard]] Self align_to(const std::vector<std::string>& names) const {
+        const std::vector<std::string_view> views(names.begin(), names.end());
+        return align_to(views);
     }
     /// Permutes and inserts singletons so this follows `other`'s axes (names first,
     /// unnamed right-aligned); sizes are not broadcast.

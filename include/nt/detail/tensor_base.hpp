@@ -24,11 +24,21 @@
 namespace nt::detail {
 
 /// One argument of Tensor::index: an integer (drops the axis), all or a range.
+/// Public as nt::index_item, for index lists whose length is known at run time:
+///     std::vector<nt::index_item> items{1, nt::all, nt::range(0, 2)};  t.index(items);
 struct index_item {
     enum class kind : std::uint8_t { integer, all, range };
     kind k = kind::all;
     std::int64_t i = 0;
     nt::range r{};
+
+    constexpr index_item() noexcept = default;
+    constexpr index_item(kind k_, std::int64_t i_, nt::range r_) noexcept : k(k_), i(i_), r(r_) {}
+    template <std::integral I>
+        requires(!std::same_as<I, bool>)
+    constexpr index_item(I v) noexcept : k(kind::integer), i(static_cast<std::int64_t>(v)) {}  // NOLINT
+    constexpr index_item(all_t) noexcept {}                                                   // NOLINT
+    constexpr index_item(const nt::range& rr) noexcept : k(kind::range), r(rr) {}             // NOLINT
 };
 template <std::integral I>
     requires(!std::same_as<I, bool>)
@@ -162,6 +172,13 @@ private:
     bool read_only_ = false;
     dtype dtype_ = dtype::f32;
 };
+
+/// Views defined in src/core/structure.cpp (Tensor::flip, Tensor::unfold over axes).
+[[nodiscard]] tensor_base flip(const tensor_base& t, std::span<const Axis> axes);
+[[nodiscard]] tensor_base flip_all(const tensor_base& t);
+[[nodiscard]] tensor_base unfold_axes(const tensor_base& t, std::span<const Axis> axes,
+                                      std::span<const std::int64_t> sizes, std::span<const std::int64_t> steps,
+                                      std::span<const name> window_names);
 
 /// Throws type_mismatch for a Tensor<T> built from a base of another dtype.
 [[noreturn]] void throw_type_mismatch(dtype expected, dtype actual, const char* op);

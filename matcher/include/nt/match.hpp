@@ -48,6 +48,10 @@ struct match_options {
     /// meet gets the first of them. Empty (the default): sizes < 0 are invalid_spec.
     /// Must outlive the call.
     std::span<const std::string> unknown_sizes = {};
+    /// Whether the caller can turn on `union_axes` (a config or match_options can;
+    /// an operator such as `a + b` cannot): a no_counterpart message suggests
+    /// 'union' only then, and otherwise unsqueeze / align_to / broadcast_tensors.
+    bool union_settable = true;
 };
 
 /// Marks an output axis at which a singleton is inserted into an input.

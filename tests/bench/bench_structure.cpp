@@ -1,0 +1,108 @@
+// Structural copies of nt/structure.hpp through the public API, beside a memcpy of
+// the same byte count in the same run (tests/bench/numpy_bench.py times the same
+// workloads in NumPy under the same labels):
+//   concatenate of 8 volumes of 128^3 f32, reflect pad of a 512x512x64 image stack,
+//   fold of 8^3 windows at step 6 over 128^3, a space-to-depth rearrangement, and
+//   the fixed cost of a pattern call with its plan cached versus parsed each call.
+// CTest smoke-runs only the small cases (nt_bench_smoke_filter_bench_structure).
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "nt/nt.hpp"
+
+namespace {
+
+void set_bytes(benchmark::State& state, std::int64_t bytes) {
+    state.SetBytesProcessed(state.iterations() * bytes);
+    state.counters["bytes"] = static_cast<double>(bytes);
+}
+
+// memcpy of n bytes moved (n/2 read, n/2 written).
+void BM_memcpy(benchmark::State& state) {
+    const auto bytes = static_cast<std::size_t>(state.range(0));
+    std::vector<char> src(bytes / 2, 1), dst(bytes / 2, 0);
+    for (auto _ : state) {
+        std::memcpy(dst.data(), src.data(), src.size());
+        benchmark::DoNotOptimize(dst.data());
+        benchmark::ClobberMemory();
+    }
+    set_bytes(state, static_cast<std::int64_t>(bytes));
+}
+// 8 x 128^3 f32 read and written: the concatenate's traffic.
+BENCHMARK(BM_memcpy)->Arg(2LL * 8 * 128 * 128 * 128 * 4)->Name("memcpy 8x128^3 f32")->UseRealTime();
+
+void BM_concatenate(benchmark::State& state) {
+    const std::int64_t n = state.range(0);
+    std::vector<nt::Tensor<float>> vols;
+    for (int i = 0; i < 8; ++i) vols.push_back(nt::full<float>({n, n, n}, static_cast<float>(i), {"D", "H", "W"}));
+    for (auto _ : state) {
+        auto out = nt::concatenate(vols, "D");
+        benchmark::DoNotOptimize(out.data());
+    }
+    set_bytes(state, 2 * 8 * n * n * n * 4);
+}
+BENCHMARK(BM_concatenate)->Arg(128)->Name("concatenate 8x(128,128,128) D")->UseRealTime();
+BENCHMARK(BM_concatenate)->Arg(8)->Name("concatenate 8x(8,8,8) D")->UseRealTime();
+
+void BM_pad_reflect(benchmark::State& state) {
+    const std::int64_t hw = state.range(0), c = state.range(1);
+    const auto img = nt::full<float>({hw, hw, c}, 1.0f, {"H", "W", "C"});
+    for (auto _ : state) {
+        auto out = nt::pad(img, {{"H", {16, 16}}, {"W", {16, 16}}}, nt::pad_mode::reflect);
+        benchmark::DoNotOptimize(out.data());
+    }
+    set_bytes(state, (hw * hw + (hw + 32) * (hw + 32)) * c * 4);
+}
+BENCHMARK(BM_pad_reflect)->Args({512, 64})->Name("pad reflect (512,512,64) H,W by 16")->UseRealTime();
+BENCHMARK(BM_pad_reflect)->Args({32, 4})->Name("pad reflect (32,32,4) H,W by 16")->UseRealTime();
+
+void BM_fold(benchmark::State& state) {
+    const std::int64_t n = state.range(0);
+    const auto vol = nt::full<float>({n, n, n}, 1.0f, {"D", "H", "W"});
+    const auto patches = vol.unfold({"D", "H", "W"}, {8, 8, 8}, {6, 6, 6}).contiguous();
+    for (auto _ : state) {
+        auto out = nt::fold(patches, {"D", "H", "W"}, {n, n, n}, {6, 6, 6});
+        benchmark::DoNotOptimize(out.data());
+    }
+    set_bytes(state, patches.size() * 4 * 2);
+}
+BENCHMARK(BM_fold)->Arg(128)->Name("fold 8^3 step 6 over (128,128,128)")->UseRealTime();
+BENCHMARK(BM_fold)->Arg(20)->Name("fold 8^3 step 6 over (20,20,20)")->UseRealTime();
+
+// Space-to-depth: (N,C,H,W) -> (N, C*4, H/2, W/2), a copy (the strides do not allow a view).
+void BM_space_to_depth(benchmark::State& state) {
+    const std::int64_t hw = state.range(0);
+    const auto x = nt::full<float>({8, 16, hw, hw}, 1.0f, {"N", "C", "H", "W"});
+    for (auto _ : state) {
+        auto out = nt::rearrange(x, "N C (H ph) (W pw) -> N (C ph pw) H W", {{"ph", 2}, {"pw", 2}});
+        benchmark::DoNotOptimize(out.data());
+    }
+    set_bytes(state, 2 * x.size() * 4);
+}
+BENCHMARK(BM_space_to_depth)->Arg(256)->Name("rearrange space-to-depth (8,16,256,256)")->UseRealTime();
+BENCHMARK(BM_space_to_depth)->Arg(8)->Name("rearrange space-to-depth (8,16,8,8)")->UseRealTime();
+
+// The fixed cost of a pattern call on a tiny tensor: the plan comes from the cache.
+// The "parsed each call" row cycles through 32 spellings of the same pattern (extra
+// spaces), more than the cache's 16 entries, so every call parses.
+void BM_rearrange_fixed_cost(benchmark::State& state) {
+    const auto x = nt::zeros<float>({2, 3, 4, 4}, {"N", "C", "H", "W"});
+    const bool cached = state.range(0) != 0;
+    std::vector<std::string> patterns;
+    for (int k = 0; k < 32; ++k)
+        patterns.push_back("N C H W" + std::string(static_cast<std::size_t>(k) + 1, ' ') + "-> N H W C");
+    std::size_t i = 0;
+    for (auto _ : state) {
+        auto out = nt::rearrange(x, cached ? patterns[0] : patterns[i++ % patterns.size()]);
+        benchmark::DoNotOptimize(out.data());
+    }
+}
+BENCHMARK(BM_rearrange_fixed_cost)->Arg(1)->Name("rearrange (2,3,4,4) NCHW->NHWC cached plan");
+BENCHMARK(BM_rearrange_fixed_cost)->Arg(0)->Name("rearrange (2,3,4,4) NCHW->NHWC parsed each call");
+
+}  // namespace
+
+BENCHMARK_MAIN();

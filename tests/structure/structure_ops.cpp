@@ -1,0 +1,267 @@
+// nt/structure.hpp: laws (fold of unfold, split then concatenate), the spellings
+// (braced lists, vectors, spans), views versus copies, names, and the errors with
+// what their messages name. Values against NumPy are in numpy_structure_ops.cpp.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "nt/nt.hpp"
+#include "nt_test_support.hpp"
+#include "structure_testing.hpp"
+
+namespace {
+
+using nt::test::require_error;
+using nt::test::shape_of;
+
+using i64 = std::int64_t;
+
+nt::Tensor<double> random_tensor(std::mt19937_64& rng, const std::vector<i64>& shape) {
+    i64 n = 1;
+    for (i64 s : shape) n *= s;
+    std::uniform_int_distribution<int> d(-20, 20);
+    std::vector<double> v(static_cast<std::size_t>(n));
+    for (auto& x : v) x = d(rng);
+    return nt::from_vector<double>(v, shape);
+}
+
+
+
+}  // namespace
+
+TEST_CASE("fold(unfold(x)) == x * fold_counts for random shapes, windows and steps", "[structure][law]") {
+    std::mt19937_64 rng(Catch::rngSeed());
+    std::uniform_int_distribution<int> pick(0, 1000);
+    for (int trial = 0; trial < 200; ++trial) {
+        const int rank = 1 + pick(rng) % 4;
+        std::vector<i64> shape;
+        for (int k = 0; k < rank; ++k) shape.push_back(1 + pick(rng) % 7);
+        const nt::Tensor<double> x = random_tensor(rng, shape);
+        std::vector<nt::Axis> axes;
+        std::vector<i64> sizes, steps, outs;
+        for (int k = 0; k < rank; ++k) {
+            if (pick(rng) % 3 == 0 && !(axes.empty() && k == rank - 1)) continue;
+            axes.push_back(k - (pick(rng) % 2 ? rank : 0));  // some negative
+            sizes.push_back(1 + pick(rng) % shape[static_cast<std::size_t>(k)]);
+            steps.push_back(1 + pick(rng) % 3);
+            outs.push_back(shape[static_cast<std::size_t>(k)]);
+        }
+        INFO("shape rank " << rank << " trial " << trial);
+        const auto w = x.unfold(axes, sizes, steps);
+        CHECK(w.shares_storage(x));
+        const auto back = nt::fold(w, axes, outs, steps);
+        const auto counts = nt::fold_counts(w, axes, outs, steps);
+        const auto expected = x * counts;
+        REQUIRE(shape_of(back) == shape);
+        CHECK(back.to_vector() == expected.to_vector());
+        // average: x where some window covers an element, 0 elsewhere.
+        const auto avg = nt::fold(w, axes, outs, steps, nt::fold_norm::average);
+        const auto covered = nt::where(counts > 0.0, x, nt::scalar(0.0));
+        CHECK(avg.to_vector() == covered.to_vector());
+    }
+}
+
+TEST_CASE("split then concatenate gives the input back", "[structure][law]") {
+    std::mt19937_64 rng(Catch::rngSeed());
+    for (int trial = 0; trial < 50; ++trial) {
+        const std::vector<i64> shape{1 + static_cast<i64>(rng() % 5), 1 + static_cast<i64>(rng() % 9)};
+        const auto x = random_tensor(rng, shape).rename({"H", "W"});
+        const auto parts = nt::array_split(x, "W", 1 + static_cast<i64>(rng() % 4));
+        for (const auto& p : parts) CHECK(p.shares_storage(x));
+        const auto y = nt::concatenate(parts, "W");
+        CHECK(y.to_vector() == x.to_vector());
+        CHECK(!y.shares_storage(x));
+        CHECK(nt::names_text(y.names()) == "H, W");
+    }
+}
+
+TEST_CASE("joining accepts braced lists, vectors and spans", "[structure]") {
+    const auto a = nt::arange<int>(6).reshape({2, 3});
+    const auto b = nt::arange<int>(3).reshape({1, 3});
+    const auto braced = nt::concatenate({a, b}, 0);
+    const std::vector<nt::Tensor<int>> list{a, b};
+    const auto from_vector = nt::concatenate(list, 0);
+    const auto from_span = nt::concatenate(std::span<const nt::Tensor<int>>(list), 0);
+    CHECK(shape_of(braced) == std::vector<i64>{3, 3});
+    CHECK(braced.to_vector() == from_vector.to_vector());
+    CHECK(braced.to_vector() == from_span.to_vector());
+    const auto s = nt::stack({a, a}, -1, "K");
+    CHECK(shape_of(s) == std::vector<i64>{2, 3, 2});
+    CHECK(nt::names_text(s.names()) == "?, ?, K");
+    const auto s2 = nt::stack(list.size() ? std::vector<nt::Tensor<int>>{a, a} : list, 0);
+    CHECK(shape_of(s2) == std::vector<i64>{2, 2, 3});
+}
+
+TEST_CASE("split with a one-element braced list splits at that index", "[structure]") {
+    // Regression: {1} bound to the `sections` overload and gave one part.
+    const auto a = nt::arange<int>(6).reshape({2, 3});
+    const auto parts = nt::split(a, 1, {1});
+    REQUIRE(parts.size() == 2);
+    CHECK(parts[0].shape()[1] == 1);
+    CHECK(parts[1].shape()[1] == 2);
+    CHECK(nt::split(a, 1, 3).size() == 3);
+}
+
+TEST_CASE("concatenate matches inputs by names", "[structure]") {
+    const auto a = nt::arange<int>(6).reshape({2, 3}).rename({"H", "W"});
+    const auto b = (nt::arange<int>(6) + 100).reshape({3, 2}).rename({"W", "H"});
+    const auto c = nt::concatenate({a, b}, "H");
+    CHECK(shape_of(c) == std::vector<i64>{4, 3});
+    CHECK(nt::names_text(c.names()) == "H, W");
+    CHECK(c.to_vector() == nt::concatenate({a, b.align_to("H", "W")}, 0).to_vector());
+}
+
+TEST_CASE("flip is a view with negative strides", "[structure]") {
+    auto t = nt::arange<int>(6).reshape({2, 3}).rename({"H", "W"});
+    auto f = t.flip("W");
+    CHECK(f.shares_storage(t));
+    CHECK(f.strides()[1] == -1);
+    CHECK(f.at(0, 0) == 2);
+    f(0, 0) = 42;  // writes through
+    CHECK(t.at(0, 2) == 42);
+    CHECK(t.flip().at(0, 0) == 5);
+    CHECK(nt::flip(t, {"H", "W"}).to_vector() == t.flip().to_vector());
+}
+
+TEST_CASE("unfold over several axes keeps the axis names and appends window axes", "[structure]") {
+    const auto vol = nt::zeros<float>({20, 20, 20}, {"D", "H", "W"});
+    const auto w = vol.unfold({"D", "H", "W"}, {8, 8, 8}, {6, 6, 6}, {"d", "h", "w"});
+    CHECK(shape_of(w) == std::vector<i64>{3, 3, 3, 8, 8, 8});
+    CHECK(nt::names_text(w.names()) == "D, H, W, d, h, w");
+    CHECK(w.is_read_only());
+    CHECK(!vol.unfold({"D"}, {4}, {4}).is_read_only());
+}
+
+TEST_CASE("structure errors name the axis and the fix", "[structure][errors]") {
+    const auto a = nt::zeros<float>({2, 3}, {"H", "W"});
+    const auto b = nt::zeros<float>({2, 4}, {"H", "W"});
+    SECTION("sizes off the concatenation axis") {
+        require_error([&] { (void)nt::concatenate({a, b}, "H"); }, nt::errc::incompatible_sizes,
+                      {"concatenate", "input 1", "'W'", "crop or pad", "join along another axis"});
+    }
+    SECTION("no inputs") {
+        require_error([&] { (void)nt::concatenate(std::vector<nt::Tensor<float>>{}, 0); }, nt::errc::invalid_argument,
+                      {"concatenate", "at least one"});
+    }
+    SECTION("a name absent from the first input") {
+        const auto c = nt::zeros<float>({2, 3}, {"H", "X"});
+        require_error([&] { (void)nt::concatenate({a, c}, 0); }, nt::errc::no_counterpart,
+                      {"'X'", "input 1", "rename"});
+    }
+    SECTION("ranks differ") {
+        const auto c = nt::zeros<float>({2, 3, 1});
+        require_error([&] { (void)nt::stack({a, c}, 0); }, nt::errc::invalid_argument, {"stack", "rank", "unsqueeze"});
+    }
+    SECTION("reflect pad wider than the axis") {
+        require_error([&] { (void)nt::pad(a, {{"W", {3, 0}}}, nt::pad_mode::reflect); }, nt::errc::invalid_argument,
+                      {"pad", "reflect", "'W'", "size 3", "at most 2", "symmetric"});
+    }
+    SECTION("negative pad width") {
+        require_error([&] { (void)nt::pad(a, {{"W", {-1, 0}}}); }, nt::errc::invalid_argument, {"'W'", "slice"});
+    }
+    SECTION("split into sections that do not divide the axis") {
+        require_error([&] { (void)nt::split(a, "W", 2); }, nt::errc::invalid_argument,
+                      {"split", "'W'", "size 3", "array_split"});
+    }
+    SECTION("fold with output sizes that unfold did not use") {
+        const auto w = nt::zeros<float>({10, 10}).unfold({0, 1}, {4, 4}, {2, 2});
+        require_error([&] { (void)nt::fold(w, {0, 1}, {12, 10}, {2, 2}); }, nt::errc::invalid_argument,
+                      {"fold", "axis 0", "4 windows", "output size 12", "gives 5", "unfold was given"});
+    }
+    SECTION("unfold with an axis listed twice") {
+        require_error([&] { (void)a.unfold({"W", -1}, {2, 2}, {1, 1}); }, nt::errc::invalid_argument,
+                      {"unfold", "'W'", "twice"});
+    }
+    SECTION("flip with an axis listed twice") {
+        require_error([&] { (void)a.flip({0, "H"}); }, nt::errc::invalid_argument, {"flip", "'H'", "twice"});
+    }
+}
+
+TEST_CASE("run-time-length forms: index, align_to, permute, broadcast_tensors", "[structure][runtime]") {
+    const auto t = nt::arange<int>(24).reshape({2, 3, 4}, {"N", "C", "W"});
+    const std::vector<nt::index_item> items{1, nt::all, nt::range(1, 3)};
+    CHECK(t.index(items).to_vector() == t.index(1, nt::all, nt::range(1, 3)).to_vector());
+    CHECK(nt::names_text(t.index(std::span<const nt::index_item>(items)).names()) == "C, W");
+    const std::vector<std::string> order{"W", "N", "C"};
+    CHECK(nt::names_text(t.align_to(order).names()) == "W, N, C");
+    const std::vector<std::string_view> order_views{"C", "..."};
+    CHECK(nt::names_text(t.align_to(order_views).names()) == "C, N, W");
+    const std::vector<int> perm{2, 0, 1};
+    CHECK(t.permute(perm).to_vector() == t.permute({2, 0, 1}).to_vector());
+
+    const std::vector<nt::Tensor<float>> list{nt::zeros<float>({2, 3}, {"H", "W"}), nt::zeros<float>({3}, {"W"}),
+                                              nt::zeros<float>({2, 1}, {"H", "W"})};
+    const auto views = nt::broadcast_tensors(list);
+    REQUIRE(views.size() == 3);
+    for (const auto& v : views) CHECK(nt::names_text(v.names()) == "H, W");
+    CHECK(views[1].shares_storage(list[1]));
+    // union: an axis the host lacks becomes a new output axis.
+    const std::vector<nt::Tensor<float>> disjoint{nt::zeros<float>({2}, {"H"}), nt::zeros<float>({3}, {"K"})};
+    require_error([&] { (void)nt::broadcast_tensors(disjoint); }, nt::errc::no_counterpart, {"'K'"});
+    const auto joined = nt::broadcast_tensors(disjoint, nt::match_options{.union_axes = true});
+    CHECK(joined[0].shape().size() == 2);
+    CHECK(joined[0].size() == 6);
+}
+
+TEST_CASE("an operator's no_counterpart suggests fixes an operator can take", "[structure][errors]") {
+    // Regression: the message told users of `a + b` to "set 'union'", which an operator cannot.
+    const auto a = nt::ones<float>({2, 4}, {"N", "H"});
+    const auto c = nt::ones<float>({3}, {"C"});
+    try {
+        (void)(c + a);
+        FAIL("no error");
+    } catch (const nt::error& e) {
+        INFO(e.what());
+        CHECK(e.code() == nt::errc::no_counterpart);
+        const std::string m = e.message();
+        CHECK(m.find("set 'union'") == std::string::npos);
+        CHECK(m.find("host.unsqueeze(2, \"C\")") != std::string::npos);  // appended, as union would
+        CHECK(m.find("align_to") != std::string::npos);
+        CHECK(m.find("nt::broadcast_tensors(inputs, nt::match_options{.union_axes = true})") != std::string::npos);
+        CHECK(m.find("nt::with_union(operand)") != std::string::npos);
+        CHECK(m.find("did you mean") == std::string::npos);  // C is no typo of N or H
+    }
+    // ... and the suggested calls work, with the same result.
+    const std::vector<nt::Tensor<float>> inputs{a, c};
+    const auto views = nt::broadcast_tensors(inputs, nt::match_options{.union_axes = true});
+    CHECK(views[0].rank() == 3);
+    for (const auto& sum : {nt::with_union(c) + a, c + nt::with_union(a), nt::with_union(c) + nt::with_union(a)}) {
+        CHECK(sum.spec() == views[0].spec());
+        CHECK(sum.to_vector() == (views[0] + views[1]).to_vector());
+    }
+}
+
+TEST_CASE("with_union: one-hot labels by a comparison with the class axis", "[structure][union]") {
+    // Labels (N,H,W) against classes (CLASS): union appends CLASS (matching.md rule 6).
+    auto lbl = nt::arange<std::int64_t>(2 * 3 * 4).reshape({2, 3, 4}, {"N", "H", "W"});
+    lbl = lbl % 3;
+    const auto classes = nt::arange<std::int64_t>(3).rename({"CLASS"});
+    const auto one_hot = nt::with_union(lbl) == classes;
+    REQUIRE(one_hot.spec() == nt::spec({2, 3, 4, 3}, {"N", "H", "W", "CLASS"}));
+    // The same values through explicit alignment.
+    const auto explicit_form = lbl.unsqueeze(3, "CLASS") == classes;
+    CHECK(one_hot.to_vector() == explicit_form.to_vector());
+    // Without union the operator refuses, and says how to get it.
+    require_error([&] { (void)(lbl == classes); }, nt::errc::no_counterpart, {"'CLASS'", "nt::with_union"});
+    // Unnamed operands: union adds nothing NumPy's rule would not.
+    const auto x = nt::ones<float>({2, 3});
+    const auto y = nt::ones<float>({3});
+    CHECK((nt::with_union(x) + y).spec() == (x + y).spec());
+}
+
+TEST_CASE("no_counterpart suggests a present name one edit away", "[structure][errors]") {
+    const auto vol = nt::ones<float>({2, 3}, {"DEPTH", "W"});
+    const auto typo = nt::ones<float>({2}, {"DEPT"});
+    require_error([&] { (void)(vol + typo); }, nt::errc::no_counterpart,
+                  {"'DEPT'", "(did you mean 'DEPTH'?)", "rename the axis 'DEPT' to 'DEPTH'"});
+    const auto lower = nt::ones<float>({3}, {"w"});
+    require_error([&] { (void)(vol + lower); }, nt::errc::no_counterpart, {"(did you mean 'W'?)"});
+    // The matcher says the same for configs (which can set union).
+    const std::vector<nt::spec> specs{nt::parse_spec("(2,3 | DEPTH,W)"), nt::parse_spec("(2 | DEPT)")};
+    const auto p = nt::try_match(specs);
+    REQUIRE(!p.ok());
+    CHECK(p.error().message.find("(did you mean 'DEPTH'?)") != std::string::npos);
+    CHECK(p.error().message.find("set 'union'") != std::string::npos);
+}
