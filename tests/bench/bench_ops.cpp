@@ -10,31 +10,18 @@
 #include <thread>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "nt/nt.hpp"
 
 namespace {
 
-// bytes read + written per iteration, as GB/s
-void set_bytes(benchmark::State& state, std::int64_t bytes) {
-    state.SetBytesProcessed(state.iterations() * bytes);
-    state.counters["bytes"] = static_cast<double>(bytes);
-}
+using nt::bench::BM_memcpy;
+using nt::bench::set_bytes;
 
 void threads_from(benchmark::State& state, int arg) {
     nt::set_num_threads(static_cast<int>(state.range(arg)));
 }
 
-// memcpy of n bytes (n/2 read, n/2 written, so it counts as n bytes moved).
-void BM_memcpy(benchmark::State& state) {
-    const auto bytes = static_cast<std::size_t>(state.range(0));
-    std::vector<char> src(bytes / 2, 1), dst(bytes / 2, 0);
-    for (auto _ : state) {
-        std::memcpy(dst.data(), src.data(), src.size());
-        benchmark::DoNotOptimize(dst.data());
-        benchmark::ClobberMemory();
-    }
-    set_bytes(state, static_cast<std::int64_t>(bytes));
-}
 
 struct add_case {
     std::vector<std::int64_t> a, b;

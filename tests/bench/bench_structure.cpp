@@ -11,26 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "nt/nt.hpp"
 
 namespace {
 
-void set_bytes(benchmark::State& state, std::int64_t bytes) {
-    state.SetBytesProcessed(state.iterations() * bytes);
-    state.counters["bytes"] = static_cast<double>(bytes);
-}
+using nt::bench::BM_memcpy;
+using nt::bench::set_bytes;
 
-// memcpy of n bytes moved (n/2 read, n/2 written).
-void BM_memcpy(benchmark::State& state) {
-    const auto bytes = static_cast<std::size_t>(state.range(0));
-    std::vector<char> src(bytes / 2, 1), dst(bytes / 2, 0);
-    for (auto _ : state) {
-        std::memcpy(dst.data(), src.data(), src.size());
-        benchmark::DoNotOptimize(dst.data());
-        benchmark::ClobberMemory();
-    }
-    set_bytes(state, static_cast<std::int64_t>(bytes));
-}
 // 8 x 128^3 f32 read and written: the concatenate's traffic.
 BENCHMARK(BM_memcpy)->Arg(2LL * 8 * 128 * 128 * 128 * 4)->Name("memcpy 8x128^3 f32")->UseRealTime();
 
@@ -72,18 +60,28 @@ void BM_fold(benchmark::State& state) {
 BENCHMARK(BM_fold)->Arg(128)->Name("fold 8^3 step 6 over (128,128,128)")->UseRealTime();
 BENCHMARK(BM_fold)->Arg(20)->Name("fold 8^3 step 6 over (20,20,20)")->UseRealTime();
 
-// Space-to-depth: (N,C,H,W) -> (N, C*4, H/2, W/2), a copy (the strides do not allow a view).
+// Space-to-depth: (N,C,H,W) -> (N, C*4, H/2, W/2), a copy (the strides do not allow a
+// view). range(0): H = W, range(1): C, range(2): threads (0: all).
 void BM_space_to_depth(benchmark::State& state) {
-    const std::int64_t hw = state.range(0);
-    const auto x = nt::full<float>({8, 16, hw, hw}, 1.0f, {"N", "C", "H", "W"});
+    const std::int64_t hw = state.range(0), c = state.range(1);
+    nt::set_num_threads(static_cast<int>(state.range(2)));
+    const auto x = nt::full<float>({8, c, hw, hw}, 1.0f, {"N", "C", "H", "W"});
     for (auto _ : state) {
         auto out = nt::rearrange(x, "N C (H ph) (W pw) -> N (C ph pw) H W", {{"ph", 2}, {"pw", 2}});
         benchmark::DoNotOptimize(out.data());
     }
+    nt::set_num_threads(0);
     set_bytes(state, 2 * x.size() * 4);
 }
-BENCHMARK(BM_space_to_depth)->Arg(256)->Name("rearrange space-to-depth (8,16,256,256)")->UseRealTime();
-BENCHMARK(BM_space_to_depth)->Arg(8)->Name("rearrange space-to-depth (8,16,8,8)")->UseRealTime();
+BENCHMARK(BM_space_to_depth)->Args({256, 16, 0})->Name("rearrange space-to-depth (8,16,256,256)")->UseRealTime();
+BENCHMARK(BM_space_to_depth)->Args({8, 16, 0})->Name("rearrange space-to-depth (8,16,8,8)")->UseRealTime();
+// The 1 GiB case on one thread, beside a memcpy of the same traffic.
+BENCHMARK(BM_memcpy)->Arg(2LL << 30)->Name("memcpy 1 GiB")->UseRealTime()->Iterations(3);
+BENCHMARK(BM_space_to_depth)
+    ->Args({1024, 32, 1})
+    ->Name("rearrange space-to-depth (8,32,1024,1024) 1 GiB, 1 thread")
+    ->UseRealTime()
+    ->Iterations(3);
 
 // The fixed cost of a pattern call on a tiny tensor: the plan comes from the cache.
 // The "parsed each call" row cycles through 32 spellings of the same pattern (extra
