@@ -2,7 +2,9 @@
 // that pipelines reach for (nt/structure.hpp, nt/rearrange.hpp).
 #include <nt/nt.hpp>
 
+#include <algorithm>
 #include <iostream>
+#include <utility>
 
 #define SHOW(...) (std::cout << #__VA_ARGS__ << "\n" << (__VA_ARGS__) << "\n")
 #define SPEC(...) (std::cout << #__VA_ARGS__ << " -> " << (__VA_ARGS__).spec() << "\n")
@@ -62,4 +64,16 @@ int main() {
         std::cout << e.what() << "\n";
     }
     // [patterns]
+
+    // [ranges]
+    auto scores = nt::tensor<int>({{5, 1, 4}, {2, 9, 3}}).rename({"N", "C"});
+    auto first = scores.index(nt::all, 0);   // a strided view: the first column
+    std::ranges::sort(first);                // sorts in place, through the strides
+    int total = 0;
+    for (int v : std::as_const(scores)) total += v;  // row-major, any layout
+    std::cout << scores << "\ntotal " << total << ", max at";
+    for (const auto& i : nt::indices(scores.shape()))
+        if (scores.at(i[0], i[1]) == nt::max(scores).at()) std::cout << " (" << i[0] << "," << i[1] << ")";
+    std::cout << "\n";
+    // [ranges]
 }

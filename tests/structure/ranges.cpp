@@ -9,6 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include <range/v3/view/cartesian_product.hpp>
+#include <range/v3/view/zip.hpp>
+
 #include "nt/nt.hpp"
 
 static_assert(std::ranges::random_access_range<nt::Tensor<float>>);
@@ -82,4 +85,17 @@ TEST_CASE("nt::indices gives the multi-indices in row-major order", "[ranges]") 
     std::vector<int> by_index;
     for (const auto& i : nt::indices(t.shape())) by_index.push_back(t.at(i[0], i[1]));
     CHECK(by_index == t.to_vector());
+}
+
+TEST_CASE("range-v3 views take tensors: zip walks two in step", "[ranges]") {
+    auto a = nt::arange<int>(6).reshape({2, 3});
+    const auto b = nt::arange<int>(6).reshape({3, 2}).transpose();  // strided
+    std::vector<int> products;
+    for (auto [x, y] : ranges::views::zip(std::as_const(a), b)) products.push_back(x * y);
+    CHECK(products == (a * b).to_vector());
+    for (auto [x, y] : ranges::views::zip(a, b)) x = y;  // writes through a's references
+    CHECK(a.to_vector() == b.to_vector());
+    std::size_t pairs = 0;
+    for (auto [x, y] : ranges::views::cartesian_product(std::as_const(a), b)) pairs += (x >= 0 && y >= 0);
+    CHECK(pairs == 36);
 }
