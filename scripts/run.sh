@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build (Release), check the segmentation
 # shape configs (one broadcast, and the whole pipeline) with `ntensor plan`, then
-# run the example programs (from the repository's root: they read examples/specs).
+# run the example programs (scripts/run_examples.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -20,9 +20,4 @@ echo
 echo "== ntensor plan examples/specs/segmentation_pipeline.json"
 "$build/src/ntensor" plan examples/specs/segmentation_pipeline.json
 
-for program in "$build"/examples/example_*; do
-    [ -x "$program" ] || continue
-    echo
-    echo "== $(basename "$program")"
-    "$program"
-done
+scripts/run_examples.sh "$build"
