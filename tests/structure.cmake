@@ -5,16 +5,7 @@
 #   /usr/bin/python3 tests/numpy/gen_structure_ops.py --seed S --count 1500 \
 #       --out build/release/tests/data/structure_ops_fresh.txt
 #   build/release/tests/test_structure "[numpy]"
-add_test(NAME structure_numpy_generate
-         COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/numpy/gen_structure_ops.py
-                 --seed 20261123 --count 3000 --out ${CMAKE_CURRENT_BINARY_DIR}/data/structure_ops_fixed.txt)
-add_test(NAME structure_numpy_generate_fresh
-         COMMAND ${CMAKE_COMMAND} -DPYTHON=${NT_PYTHON3} -DCOUNT=1500
-                 -DSCRIPT=${CMAKE_CURRENT_SOURCE_DIR}/numpy/gen_structure_ops.py
-                 -DOUT=${CMAKE_CURRENT_BINARY_DIR}/data/structure_ops_fresh.txt
-                 -P ${CMAKE_CURRENT_SOURCE_DIR}/numpy/run_fresh_seed.cmake)
-set_tests_properties(structure_numpy_generate structure_numpy_generate_fresh
-                     PROPERTIES FIXTURES_SETUP structure_numpy)
+nt_add_oracle_data(structure_numpy gen_structure_ops.py structure_ops 3000 1500)
 if(TARGET test_structure)
     nt_discover_numpy_cases(test_structure structure_numpy structure_numpy)
 endif()
