@@ -70,8 +70,10 @@ void align_operands(std::string_view op_name, std::span<const operand_view> oper
 
 /// Aligns `source` to a destination spec (broadcast_to semantics), for in-place
 /// forms and assign: fills out.output with the destination spec, out.strides[0].
+/// A non-empty `label` names the source in mismatch messages ("input 0 'mask'").
 void align_to_destination(std::string_view op_name, const spec& destination, const spec& source,
-                          std::span<const std::int64_t> source_strides, alignment& out);
+                          std::span<const std::int64_t> source_strides, alignment& out,
+                          std::string_view label = {});
 
 [[noreturn]] void throw_read_only(std::string_view op_name, const spec& destination);
 

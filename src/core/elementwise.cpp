@@ -77,7 +77,7 @@ void align_operands(std::string_view op_name, std::span<const operand_view> oper
 }
 
 void align_to_destination(std::string_view op_name, const spec& destination, const spec& source,
-                          std::span<const std::int64_t> source_strides, alignment& out) {
+                          std::span<const std::int64_t> source_strides, alignment& out, std::string_view label) {
     out.output = destination;
     const dims sizes = source.sizes();
     const operand_view operand{sizes.span(), {}, source_strides};
@@ -92,7 +92,10 @@ void align_to_destination(std::string_view op_name, const spec& destination, con
     // Reused per thread, as in align_operands: a warm plan allocates nothing.
     thread_local plan p;
     mismatch why;
-    if (!try_broadcast_to_into(source, destination, match_options{}, p, &why)) throw_for(op_name, why);
+    const std::string_view labels[1] = {label};
+    match_options options;
+    if (!label.empty()) options.labels = labels;
+    if (!try_broadcast_to_into(source, destination, options, p, &why)) throw_for(op_name, why);
     strides_from_map(p.inputs[0].source_axes.span(), operand, out.strides[0]);
 }
 

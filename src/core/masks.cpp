@@ -26,10 +26,11 @@ void check_mask(std::string_view op, const tensor_base& t, const tensor_base& ma
                  "). Fix: build the mask with a comparison (t > 0) or convert it with astype<bool>()");
 }
 
-/// The strides of `operand` over t's shape: matched by names, broadcast (stride 0).
-dims strides_over(std::string_view op, const tensor_base& t, const tensor_base& operand) {
+/// The strides of `operand` (named `label` in messages) over t's shape: matched by
+/// names, broadcast (stride 0).
+dims strides_over(std::string_view op, const tensor_base& t, const tensor_base& operand, std::string_view label) {
     alignment al;
-    align_to_destination(op, t.spec(), operand.spec(), operand.strides(), al);
+    align_to_destination(op, t.spec(), operand.spec(), operand.strides(), al, label);
     return al.strides[0];
 }
 
@@ -61,7 +62,7 @@ void masked_fill(const tensor_base& t, const tensor_base& mask, const void* valu
     check_mask(op, t, mask);
     // A mask that overlaps t (t is bool) is read as it was before the write.
     const tensor_base m = t.may_overlap(mask) ? mask.clone() : mask;
-    const dims ms = strides_over(op, t, m);
+    const dims ms = strides_over(op, t, m, "mask");
     const dims zeros(t.rank(), 0);
     where_in_place(t, m, ms.span(), value, zeros.span());
 }
@@ -74,15 +75,15 @@ void assign_where(const tensor_base& t, const tensor_base& mask, const tensor_ba
     // The source in t's type; one that overlaps t is copied first (a converted source
     // is a copy already).
     const tensor_base s = src.type() != t.type() ? converted(src, t.type()) : t.may_overlap(src) ? src.clone() : src;
-    const dims ms = strides_over(op, t, m);
-    const dims ss = strides_over(op, t, s);
+    const dims ms = strides_over(op, t, m, "mask");
+    const dims ss = strides_over(op, t, s, "source");
     where_in_place(t, m, ms.span(), s.data(), ss.span());
 }
 
 tensor_base masked_select(const tensor_base& t, const tensor_base& mask) {
     constexpr std::string_view op = "masked_select";
     check_mask(op, t, mask);
-    const dims ms = strides_over(op, t, mask);
+    const dims ms = strides_over(op, t, mask, "mask");
     // The mask over t's shape in row-major order, then one pass over t's elements in
     // that order (t itself when C-contiguous, else a contiguous copy).
     const std::int64_t n = t.size();
