@@ -292,10 +292,11 @@ any_tensor clip(const std::string& lo_spec, const std::string& hi_spec, const st
     return std::visit(
         [&](const auto& t) -> any_tensor {
             using T = typename std::decay_t<decltype(t)>::value_type;
-            if (lo_tensor)
-                return with_scalar(hi_spec, [&](auto hi) { return wrap(nt::clip(t, std::get<nt::Tensor<T>>(operands[1]), hi)); });
-            if (hi_tensor)
-                return with_scalar(lo_spec, [&](auto lo) { return wrap(nt::clip(t, lo, std::get<nt::Tensor<T>>(operands[1]))); });
+            if (lo_tensor || hi_tensor) {
+                const auto& bound = std::get<nt::Tensor<T>>(operands[1]);
+                if (lo_tensor) return with_scalar(hi_spec, [&](auto hi) { return wrap(nt::clip(t, bound, hi)); });
+                return with_scalar(lo_spec, [&](auto lo) { return wrap(nt::clip(t, lo, bound)); });
+            }
             return with_scalar(lo_spec, [&](auto lo) {
                 return with_scalar(hi_spec, [&](auto hi) { return wrap(nt::clip(t, lo, hi)); });
             });
@@ -309,7 +310,9 @@ nt::any_tensor any_clip(const std::string& lo_spec, const std::string& hi_spec,
     if (lo_tensor && hi_tensor) return nt::clip(operands[0], operands[1], operands[2]);
     if (lo_tensor) return with_scalar(hi_spec, [&](auto hi) { return nt::clip(operands[0], operands[1], hi); });
     if (hi_tensor) return with_scalar(lo_spec, [&](auto lo) { return nt::clip(operands[0], lo, operands[1]); });
-    return with_scalar(lo_spec, [&](auto lo) { return with_scalar(hi_spec, [&](auto hi) { return nt::clip(operands[0], lo, hi); }); });
+    return with_scalar(lo_spec, [&](auto lo) {
+        return with_scalar(hi_spec, [&](auto hi) { return nt::clip(operands[0], lo, hi); });
+    });
 }
 
 /// where with scalars: form "sa" where(c, s, t), "as" where(c, t, s), "ss" where(c, s1, s2).
@@ -317,7 +320,9 @@ any_tensor where_scalar(const std::string& form, const std::string& s1, const st
                         const std::vector<any_tensor>& operands) {
     const auto& cond = std::get<nt::Tensor<bool>>(operands[0]);
     if (form == "ss")
-        return with_scalar(s1, [&](auto a) { return with_scalar(s2, [&](auto b) { return wrap(nt::where(cond, a, b)); }); });
+        return with_scalar(s1, [&](auto a) {
+            return with_scalar(s2, [&](auto b) { return wrap(nt::where(cond, a, b)); });
+        });
     return std::visit(
         [&](const auto& t) -> any_tensor {
             return with_scalar(s1, [&](auto v) {
