@@ -1,6 +1,7 @@
 // docs/guide.md, "Element-wise math by names" and "Reductions by name".
 #include <nt/nt.hpp>
 
+#include <cmath>
 #include <iostream>
 
 int main() {
@@ -103,4 +104,15 @@ int main() {
     // [softmax-values]
     std::cout << p.index(0, nt::all, 0, 0) << "\n";  // image 0, pixel (0, 0): sums to 1
     // [softmax-values]
+
+    // [masks]
+    auto scan = nt::tensor<float>({{{1, -2}, {NAN, 4}}, {{-5, 6}, {7, -8}}}, {"C", "H", "W"});
+    auto valid = nt::tensor<bool>({{true, true}, {false, true}}, {"W", "H"});  // (W,H): permuted
+    std::cout << nt::where(valid, scan, 0.0f).index(0) << "\n";           // channel 0
+    std::cout << nt::clip(nt::nan_to_num(scan), -1.0f, 1.0f).index(1) << "\n";
+    scan.masked_fill(!valid, -1.0f);                                      // in place, every channel
+    std::cout << nt::masked_select(scan, scan > 0.0f) << "\n";           // row-major order
+    std::cout << (nt::tensor<std::uint8_t>({0b1100, 0b1010}) >> 2) << " "
+              << nt::floor_divide(nt::tensor<int>({-7, 7}), 2) << "\n";
+    // [masks]
 }

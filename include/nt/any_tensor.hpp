@@ -142,6 +142,21 @@ public:
     any_tensor& assign(S value) {
         return fill(value);
     }
+    /// Sets the elements where `mask` (bool) is true to `value`, converted as fill
+    /// converts; the mask is matched to this tensor by names and broadcast to it (see
+    /// Tensor::masked_fill). Throws read_only, type_mismatch and the matcher's errors.
+    template <class S>
+        requires std::is_arithmetic_v<S>
+    any_tensor& masked_fill(const any_tensor& mask, S value) {
+        masked_fill_scalar(mask, any_scalar::of(value));
+        return *this;
+    }
+    /// Copies `src` (any element type, converted as assign converts) into the elements
+    /// where `mask` (bool) is true (see Tensor::assign_where).
+    any_tensor& assign_where(const any_tensor& mask, const any_tensor& src) {
+        detail::assign_where(b_, mask.base(), src.base());
+        return *this;
+    }
 
     // --- structural operations (views unless stated): see detail::handle_ops --------
     // The same as Tensor<T>'s, each returning an any_tensor: index, reshape, view,
@@ -153,6 +168,7 @@ public:
 private:
     [[nodiscard]] detail::tensor_base convert(nt::dtype d) const;
     void fill_scalar(const any_scalar& value) const;
+    void masked_fill_scalar(const any_tensor& mask, const any_scalar& value) const;
 
     detail::tensor_base b_{};
 };
@@ -182,18 +198,21 @@ namespace detail {
 [[nodiscard]] any_tensor any_binary(binary_op op, std::string_view name, const any_tensor& a, const any_tensor& b);
 [[nodiscard]] any_tensor any_binary_scalar(binary_op op, std::string_view name, const any_tensor& a,
                                            const any_scalar& s, bool scalar_first);
-[[nodiscard]] any_tensor any_unary(unary_op op, const any_tensor& a);
+[[nodiscard]] any_tensor any_unary(unary_op op, std::string_view name, const any_tensor& a);
 [[nodiscard]] any_tensor any_reduce(reduce_op op, std::string_view name, const any_tensor& a, axes_arg axes,
                                     bool every_axis, bool keepdims);
 void any_in_place(binary_op op, std::string_view name, const any_tensor& dst, const any_tensor& src);
 void any_in_place_scalar(binary_op op, std::string_view name, const any_tensor& dst, const any_scalar& s);
 [[nodiscard]] any_tensor any_where(const any_tensor& cond, const any_tensor& a, const any_tensor& b);
-[[nodiscard]] any_tensor any_bool_binary(binary_op op, std::string_view name, const any_tensor& a,
-                                         const any_tensor& b);
-
-/// any_tensor itself, or a Tensor<bool> (operands of & | ^ with an any_tensor).
-template <class X>
-concept any_logical_operand = std::same_as<X, any_tensor> || std::same_as<X, Tensor<bool>>;
+/// where with a scalar for a (scalar_first) or b; the scalar is weak, as in the
+/// typed form.
+[[nodiscard]] any_tensor any_where_scalar(const any_tensor& cond, const any_tensor& t, const any_scalar& s,
+                                          bool scalar_first);
+/// clip with each bound a tensor (non-null tensor pointer) or a scalar.
+[[nodiscard]] any_tensor any_clip(const any_tensor& t, const any_tensor* lo_tensor, const any_scalar& lo,
+                                  const any_tensor* hi_tensor, const any_scalar& hi);
+[[nodiscard]] any_tensor any_nan_to_num(const any_tensor& t, double nan, std::optional<double> posinf,
+                                        std::optional<double> neginf);
 }  // namespace detail
 
 #define NT_ANY_BINARY(fn, op, text)                                                                  \
@@ -217,19 +236,6 @@ NT_FOR_EACH_BINARY_FUNCTION(NT_ANY_BINARY)
 inline any_tensor min(const any_tensor& a, const any_tensor& b) { return minimum(a, b); }
 inline any_tensor max(const any_tensor& a, const any_tensor& b) { return maximum(a, b); }
 
-/// & | ^ on bool tensors, as for Tensor<bool> (type_mismatch for other dtypes: use
-/// logical_and, logical_or, logical_xor).
-#define NT_ANY_LOGICAL(sym, op, text)                                                                     \
-    template <detail::any_logical_operand A, detail::any_logical_operand B>                               \
-        requires(std::same_as<A, any_tensor> || std::same_as<B, any_tensor>)                             \
-    any_tensor operator sym(const A& a, const B& b) {                                                      \
-        return detail::any_bool_binary(detail::binary_op::op, text, a, b);                               \
-    }
-NT_ANY_LOGICAL(&, logical_and, "operator&")
-NT_ANY_LOGICAL(|, logical_or, "operator|")
-NT_ANY_LOGICAL(^, logical_xor, "operator^")
-#undef NT_ANY_LOGICAL
-
 // In-place forms: compute as the out-of-place operation, store back converted to
 // dst's type (as Tensor<T>'s in-place forms do). `dst` may be a Tensor<T>.
 #define NT_ANY_IN_PLACE(fn, op, text)                                                              \
@@ -252,11 +258,12 @@ NT_FOR_EACH_IN_PLACE(NT_ANY_IN_PLACE)
 #undef NT_ANY_IN_PLACE
 
 #define NT_ANY_UNARY(fn, op) \
-    inline any_tensor fn(const any_tensor& a) { return detail::any_unary(detail::unary_op::op, a); }
+    inline any_tensor fn(const any_tensor& a) { return detail::any_unary(detail::unary_op::op, #fn, a); }
 NT_FOR_EACH_UNARY_FUNCTION(NT_ANY_UNARY)
 #undef NT_ANY_UNARY
 inline any_tensor operator-(const any_tensor& a) { return neg(a); }
 inline any_tensor operator!(const any_tensor& a) { return logical_not(a); }
+inline any_tensor operator~(const any_tensor& a) { return bitwise_not(a); }
 
 /// The elements converted to U (see any_tensor::astype).
 template <element U>
@@ -268,6 +275,50 @@ template <element U>
 /// as true, as NumPy's where).
 [[nodiscard]] inline any_tensor where(const any_tensor& cond, const any_tensor& a, const any_tensor& b) {
     return detail::any_where(cond, a, b);
+}
+/// where with a scalar for a or b (weak, as for Tensor<T>).
+template <class S>
+    requires std::is_arithmetic_v<S>
+[[nodiscard]] any_tensor where(const any_tensor& cond, S a, const any_tensor& b) {
+    return detail::any_where_scalar(cond, b, any_scalar::of(a), true);
+}
+template <class S>
+    requires std::is_arithmetic_v<S>
+[[nodiscard]] any_tensor where(const any_tensor& cond, const any_tensor& a, S b) {
+    return detail::any_where_scalar(cond, a, any_scalar::of(b), false);
+}
+
+/// clip(t, lo, hi) with any_tensor operands, each bound an any_tensor or a scalar
+/// (see nt::clip in <nt/elementwise.hpp>).
+[[nodiscard]] inline any_tensor clip(const any_tensor& t, const any_tensor& lo, const any_tensor& hi) {
+    return detail::any_clip(t, &lo, {}, &hi, {});
+}
+template <class S1, class S2>
+    requires std::is_arithmetic_v<S1> && std::is_arithmetic_v<S2>
+[[nodiscard]] any_tensor clip(const any_tensor& t, S1 lo, S2 hi) {
+    return detail::any_clip(t, nullptr, any_scalar::of(lo), nullptr, any_scalar::of(hi));
+}
+template <class S>
+    requires std::is_arithmetic_v<S>
+[[nodiscard]] any_tensor clip(const any_tensor& t, const any_tensor& lo, S hi) {
+    return detail::any_clip(t, &lo, {}, nullptr, any_scalar::of(hi));
+}
+template <class S>
+    requires std::is_arithmetic_v<S>
+[[nodiscard]] any_tensor clip(const any_tensor& t, S lo, const any_tensor& hi) {
+    return detail::any_clip(t, nullptr, any_scalar::of(lo), &hi, {});
+}
+
+/// nan_to_num for any_tensor (see nt::nan_to_num).
+[[nodiscard]] inline any_tensor nan_to_num(const any_tensor& t, double nan = 0.0,
+                                           std::optional<double> posinf = std::nullopt,
+                                           std::optional<double> neginf = std::nullopt) {
+    return detail::any_nan_to_num(t, nan, posinf, neginf);
+}
+
+/// masked_select for any_tensor: the elements where `mask` (bool) is true, 1-D.
+[[nodiscard]] inline any_tensor masked_select(const any_tensor& t, const any_tensor& mask) {
+    return any_tensor(detail::masked_select(t.base(), mask.base()));
 }
 
 #define NT_ANY_REDUCTION(fn, op)                                                                 \

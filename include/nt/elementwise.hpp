@@ -13,10 +13,13 @@
 // Throws nt::error: incompatible_sizes / no_counterpart when the operands do not
 // match (the message names the operation, both specs and the axes), read_only for
 // in-place forms on a read-only view, type_mismatch for -, %, pow and neg on bool.
+// Operations with a type rule (floor_divide, & | ^ ~ << >>, sign: see
+// detail::binary_accepts_v) do not compile for the types they refuse.
 #pragma once
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <tuple>
@@ -67,8 +70,10 @@ void align_operands(std::string_view op_name, std::span<const operand_view> oper
 
 /// Aligns `source` to a destination spec (broadcast_to semantics), for in-place
 /// forms and assign: fills out.output with the destination spec, out.strides[0].
+/// A non-empty `label` names the source in mismatch messages ("input 0 'mask'").
 void align_to_destination(std::string_view op_name, const spec& destination, const spec& source,
-                          std::span<const std::int64_t> source_strides, alignment& out);
+                          std::span<const std::int64_t> source_strides, alignment& out,
+                          std::string_view label = {});
 
 [[noreturn]] void throw_read_only(std::string_view op_name, const spec& destination);
 
@@ -86,9 +91,35 @@ decltype(auto) as_type(const Tensor<From>& t) {
     else return nt::astype<To>(t);
 }
 
+// The typed API's form of binary_accepts_v: a compile error naming the operation
+// and the fix (the compiler's note shows the types).
+template <binary_op Op, class C>
+constexpr void check_binary_types() {
+    static_assert(Op != binary_op::floor_div || binary_accepts_v<Op, C>,
+                  "nt::floor_divide is not defined on bool tensors (NumPy computes it in int8): convert first, "
+                  "e.g. astype<std::int32_t>()");
+    static_assert(!(Op == binary_op::bit_and || Op == binary_op::bit_or || Op == binary_op::bit_xor) ||
+                      binary_accepts_v<Op, C>,
+                  "nt::bitwise_and / bitwise_or / bitwise_xor (& | ^) take integer or bool tensors, and the operands' "
+                  "common type is floating (u64 with a signed integer promotes to double): convert first, e.g. "
+                  "astype<std::int64_t>(), or use logical_and / logical_or / logical_xor");
+    static_assert(!(Op == binary_op::shl || Op == binary_op::shr) || binary_accepts_v<Op, C>,
+                  "nt::left_shift / right_shift (<< >>) take integer tensors, and the operands' common type is bool "
+                  "or floating: convert first, e.g. astype<std::int64_t>()");
+}
+template <unary_op Op, class T>
+constexpr void check_unary_types() {
+    static_assert(Op != unary_op::sign || unary_accepts_v<Op, T>,
+                  "nt::sign is not defined on bool tensors (as in NumPy): convert first, e.g. astype<std::int8_t>()");
+    static_assert(Op != unary_op::bit_not || unary_accepts_v<Op, T>,
+                  "nt::bitwise_not (~) takes integer or bool tensors: convert to an integer type first, or use "
+                  "logical_not (!) for truth values");
+}
+
 template <binary_op Op, class A, class B>
 auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, bool union_axes = false) {
-    using C = promote_t<A, B>;
+    using C = binary_operand_t<Op, A, B>;
+    check_binary_types<Op, C>();
     using R = binary_result_t<Op, C>;
     const Tensor<C>& ca = as_type<C>(a);
     const Tensor<C>& cb = as_type<C>(b);
@@ -150,7 +181,8 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
 
 template <binary_op Op, class T, class S>
 auto binary_scalar(std::string_view name, const Tensor<T>& a, S value, bool scalar_first) {
-    using C = promote_scalar_t<T, S>;
+    using C = binary_scalar_operand_t<Op, T, S>;
+    check_binary_types<Op, C>();
     using R = binary_result_t<Op, C>;
     const Tensor<C>& ca = as_type<C>(a);
     const C v = scalar_as<C>(value);
@@ -167,6 +199,7 @@ auto binary_scalar(std::string_view name, const Tensor<T>& a, S value, bool scal
 
 template <unary_op Op, class T>
 auto unary(const Tensor<T>& a) {
+    check_unary_types<Op, T>();
     using R = unary_result_t<Op, T>;
     Tensor<R> out = empty_result<R>(a.spec());
     run_unary<T>(Op, a.shape(), out.mutable_data(), out.strides(), a.data(), a.strides());
@@ -306,10 +339,6 @@ auto max(const Tensor<A>& a, const Tensor<B>& b) {
     return maximum(a, b);
 }
 
-/// Logical operators on bool tensors.
-inline Tensor<bool> operator&(const Tensor<bool>& a, const Tensor<bool>& b) { return logical_and(a, b); }
-inline Tensor<bool> operator|(const Tensor<bool>& a, const Tensor<bool>& b) { return logical_or(a, b); }
-inline Tensor<bool> operator^(const Tensor<bool>& a, const Tensor<bool>& b) { return logical_xor(a, b); }
 
 // ---------------------------------------------------------------------------------
 // In-place forms: a op= b writes into a (b must broadcast to a's spec).
@@ -350,6 +379,11 @@ template <class T>
 Tensor<bool> operator!(const Tensor<T>& a) {
     return logical_not(a);
 }
+/// ~t is bitwise_not(t): integer and bool tensors (on bool it is logical_not).
+template <class T>
+auto operator~(const Tensor<T>& a) {
+    return bitwise_not(a);
+}
 
 /// where(cond, a, b): a where cond is true, else b, all three matched (policy names).
 template <class A, class B>
@@ -364,6 +398,172 @@ auto where(const Tensor<bool>& cond, const Tensor<A>& a, const Tensor<B>& b) {
     detail::run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), al.strides[0], ca.data(),
                          al.strides[1], cb.data(), al.strides[2]);
     return out;
+}
+
+namespace detail {
+/// The element type of a scalar type S of the same kind and size (long long is
+/// std::int64_t, char is std::int8_t, ...), for where with two scalars.
+template <class S>
+using scalar_element_t = std::conditional_t<
+    std::is_same_v<S, bool> || std::is_same_v<S, half>, S,
+    std::conditional_t<std::is_floating_point_v<S>, std::conditional_t<(sizeof(S) <= 4), float, double>,
+                       std::conditional_t<std::is_signed_v<S>, signed_of_size<sizeof(S)>,
+                                          std::make_unsigned_t<signed_of_size<sizeof(S)>>>>>;
+
+// where with one scalar operand: cond and the tensor are matched; the scalar, in the
+// result type C, is read through stride 0.
+template <class C, class X>
+Tensor<C> where_scalar(const Tensor<bool>& cond, const Tensor<X>& x, C value, bool scalar_first) {
+    const Tensor<C>& cx = as_type<C>(x);
+    const operand_view operands[2] = {view_of(cond), view_of(cx)};
+    alignment al;
+    align_operands("where", operands, al);
+    Tensor<C> out = empty_result<C>(al.output);
+    const dims zeros(out.rank(), 0);
+    if (scalar_first)
+        run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), al.strides[0], &value, zeros,
+                     cx.data(), al.strides[1]);
+    else
+        run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), al.strides[0], cx.data(),
+                     al.strides[1], &value, zeros);
+    return out;
+}
+}  // namespace detail
+
+/// where with a scalar for a or b (or both): nt::where(mask, 0.0f, t). The scalar is
+/// "weak" (nt::promote_scalar_t, as for t + 0.0f): the result type is the tensor's,
+/// or double for a floating scalar with an integer tensor. Two scalars give a tensor
+/// shaped like cond in their common type (np.where(mask, 1, 2.0) is f64).
+template <class S, class B, std::enable_if_t<detail::is_scalar_v<S>, int> = 0>
+auto where(const Tensor<bool>& cond, S a, const Tensor<B>& b) {
+    using C = promote_scalar_t<B, S>;
+    return detail::where_scalar<C>(cond, b, detail::scalar_as<C>(a), true);
+}
+template <class A, class S, std::enable_if_t<detail::is_scalar_v<S>, int> = 0>
+auto where(const Tensor<bool>& cond, const Tensor<A>& a, S b) {
+    using C = promote_scalar_t<A, S>;
+    return detail::where_scalar<C>(cond, a, detail::scalar_as<C>(b), false);
+}
+template <class S1, class S2, std::enable_if_t<detail::is_scalar_v<S1> && detail::is_scalar_v<S2>, int> = 0>
+auto where(const Tensor<bool>& cond, S1 a, S2 b) {
+    using C = promote_t<detail::scalar_element_t<S1>, detail::scalar_element_t<S2>>;
+    Tensor<C> out = detail::empty_result<C>(cond.spec());
+    const C va = detail::scalar_as<C>(a), vb = detail::scalar_as<C>(b);
+    const dims zeros(cond.rank(), 0);
+    detail::run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), cond.strides(), &va, zeros, &vb,
+                         zeros);
+    return out;
+}
+
+// ---------------------------------------------------------------------------------
+// clip and nan_to_num.
+
+namespace detail {
+template <class X>
+inline constexpr bool is_tensor_v = false;
+template <class U>
+inline constexpr bool is_tensor_v<Tensor<U>> = true;
+
+/// A bound of clip: a tensor or an arithmetic scalar.
+template <class X>
+concept clip_bound = is_tensor_v<X> || is_scalar_v<X>;
+
+// The type clip computes in: the tensors' common type (promote_t), then the scalar
+// bounds as weak scalars (promote_scalar_t), as NumPy 2 does for Python numbers.
+template <class C, class X, bool = is_tensor_v<X>>
+struct with_tensor_bound {
+    using type = C;
+};
+template <class C, class X>
+struct with_tensor_bound<C, X, true> {
+    using type = promote_t<C, typename X::value_type>;
+};
+template <class C, class X, bool = is_tensor_v<X>>
+struct with_scalar_bound {
+    using type = promote_scalar_t<C, X>;
+};
+template <class C, class X>
+struct with_scalar_bound<C, X, true> {
+    using type = C;
+};
+template <class T, class L, class H>
+using clip_type_t = typename with_scalar_bound<
+    typename with_scalar_bound<typename with_tensor_bound<typename with_tensor_bound<T, L>::type, H>::type, L>::type,
+    H>::type;
+
+/// A scalar bound in C. Integer bounds beyond an integer C's range saturate at its
+/// limits (a bound outside the range clips nothing, where a wrapped one would clip
+/// at a wrong value: clip(u8, -5, 300) is the identity); others convert as scalar
+/// operands do.
+template <class C, class S>
+C clip_bound_as(S value) noexcept {
+    if constexpr (std::is_integral_v<C> && !std::is_same_v<C, bool> && std::is_integral_v<S> &&
+                  !std::is_same_v<S, bool>) {
+        if (std::cmp_less(value, std::numeric_limits<C>::min())) return std::numeric_limits<C>::min();
+        if (std::cmp_greater(value, std::numeric_limits<C>::max())) return std::numeric_limits<C>::max();
+        return static_cast<C>(value);
+    } else {
+        return scalar_as<C>(value);
+    }
+}
+
+// A clip operand in C: the tensor (converted if needed), or the scalar as a rank-0
+// tensor, which broadcasts against anything.
+template <class C, class X>
+Tensor<C> clip_operand(const X& x) {
+    if constexpr (is_tensor_v<X>) return as_type<C>(x);
+    else return nt::scalar<C>(clip_bound_as<C>(x));
+}
+}  // namespace detail
+
+/// np.clip: min(max(t, lo), hi) element-wise, each bound a tensor or a scalar. Tensor
+/// bounds are matched with t (policy names, as binary operations); the result type
+/// is their common type, with scalar bounds weak (clip(u8, 0, 100) is u8;
+/// clip(i32, 0.5, 2.5) is f64). NaN in t or a bound gives NaN; when lo > hi the
+/// result is hi (NumPy). A new tensor. Throws the matcher's errors.
+///     auto unit = nt::clip(x, 0.0f, 1.0f);
+template <class T, detail::clip_bound L, detail::clip_bound H>
+auto clip(const Tensor<T>& t, const L& lo, const H& hi) {
+    using C = detail::clip_type_t<T, L, H>;
+    const Tensor<C>& x = detail::as_type<C>(t);
+    const Tensor<C> l = detail::clip_operand<C>(lo), h = detail::clip_operand<C>(hi);
+    const detail::operand_view operands[3] = {detail::view_of(x), detail::view_of(l), detail::view_of(h)};
+    detail::alignment al;
+    detail::align_operands("clip", operands, al);
+    Tensor<C> out = detail::empty_result<C>(al.output);
+    detail::run_clip<C>(out.shape(), out.mutable_data(), out.strides(), x.data(), al.strides[0], l.data(),
+                        al.strides[1], h.data(), al.strides[2]);
+    return out;
+}
+
+/// np.nan_to_num: NaN becomes `nan`, +inf `posinf` and -inf `neginf`, by default the
+/// type's largest and lowest finite values (65504 and -65504 for f16). The values
+/// convert to T as scalar operands do (in f16, 1e6 is inf). Integer and bool tensors
+/// are copied unchanged. A new tensor with t's spec and type.
+///     nt::nan_to_num(x);              // NaN -> 0, inf -> max
+///     nt::nan_to_num(x, -1.0, 1e9);
+template <class T>
+Tensor<T> nan_to_num(const Tensor<T>& t, double nan = 0.0, std::optional<double> posinf = std::nullopt,
+                     std::optional<double> neginf = std::nullopt) {
+    Tensor<T> out = detail::empty_result<T>(t.spec());
+    const T vn = detail::scalar_as<T>(nan);
+    const T vp = posinf ? detail::scalar_as<T>(*posinf) : std::numeric_limits<T>::max();
+    const T vm = neginf ? detail::scalar_as<T>(*neginf) : std::numeric_limits<T>::lowest();
+    detail::run_nan_to_num<T>(t.shape(), out.mutable_data(), out.strides(), t.data(), t.strides(), vn, vp, vm);
+    return out;
+}
+
+// ---------------------------------------------------------------------------------
+// Masks (t.masked_fill and t.assign_where are members of Tensor).
+
+/// The elements of t where `mask` is true, in t's row-major order: a new 1-D
+/// unnamed tensor (NumPy's t[mask]). The mask is matched to t by names and broadcast
+/// to it as assign broadcasts a source (no_counterpart, incompatible_sizes
+/// otherwise), so a (H,W) mask selects from every channel of a (C,H,W) tensor.
+///     auto positives = nt::masked_select(x, x > 0.0f);
+template <class T>
+[[nodiscard]] Tensor<T> masked_select(const Tensor<T>& t, const Tensor<bool>& mask) {
+    return Tensor<T>(detail::masked_select(t.base(), mask.base()));
 }
 
 // ---------------------------------------------------------------------------------

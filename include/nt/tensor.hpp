@@ -162,6 +162,28 @@ public:
         return *this;
     }
 
+    /// Sets the elements where `mask` is true to `value` (torch's masked_fill_,
+    /// NumPy's t[mask] = value), in place; returns this tensor. The mask is matched
+    /// to this tensor by names and broadcast to it as assign broadcasts a source, so a
+    /// (H,W) mask fills every channel of a (C,H,W) tensor. Throws read_only,
+    /// type_mismatch (a mask that is not bool) and the matcher's errors.
+    ///     logits.masked_fill(padding, -1e9f);
+    Tensor& masked_fill(const Tensor<bool>& mask, T value) {
+        detail::masked_fill(b_, mask.base(), &value);
+        return *this;
+    }
+    /// Copies `src` into the elements where `mask` is true, in place (np.copyto with
+    /// where=, this = where(mask, src, this)); returns this tensor. The mask and `src`
+    /// are each matched to this tensor by names and broadcast to it; `src` converts
+    /// to T as assign converts. Works when `src` or the mask overlaps this. Throws
+    /// read_only, type_mismatch (mask) and the matcher's errors.
+    ///     img.assign_where(mask, background);
+    template <element U>
+    Tensor& assign_where(const Tensor<bool>& mask, const Tensor<U>& src) {
+        detail::assign_where(b_, mask.base(), src.base());
+        return *this;
+    }
+
     // --- copies --------------------------------------------------------------------------
 
     /// The elements converted to U, in a new C-contiguous tensor with the same shape

@@ -2,6 +2,8 @@
 // run time by the typed promotion rules, the operands are converted with the
 // library's casts, and one dispatch on that dtype calls the typed operation. So each
 // operation is instantiated once per element type, never per pair of types.
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "nt/any_tensor.hpp"
@@ -40,11 +42,25 @@ any_tensor with_op(E op, F&& f) {
     return out;
 }
 
+/// with_op over every enumerator of E from 0 to Last (the enum itself is the list).
+template <auto Last, class F>
+any_tensor with_every_op(decltype(Last) op, F&& f) {
+    using E = decltype(Last);
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return with_op<static_cast<E>(I)...>(op, std::forward<F>(f));
+    }(std::make_index_sequence<static_cast<std::size_t>(Last) + 1>{});
+}
+
 template <class F>
 any_tensor with_binary_op(binary_op op, F&& f) {
-    using enum binary_op;
-    return with_op<add, sub, mul, div, mod, min, max, pow, eq, ne, lt, le, gt, ge, logical_and, logical_or,
-                   logical_xor>(op, std::forward<F>(f));
+    return with_every_op<last_binary_op>(op, std::forward<F>(f));
+}
+
+/// The floating type float math computes in for `d` (float_result_t at run time).
+dtype float_of(dtype d) {
+    dtype out = d;
+    visit_dtype(d, [&](auto type) { out = dtype_of<float_result_t<type_of<decltype(type)>>>; });
+    return out;
 }
 
 /// The common dtype of a tensor of `t` with a scalar of kind `k` (NumPy's weak
@@ -81,11 +97,21 @@ any_tensor scalar_tensor(const any_scalar& s, dtype d) {
 }  // namespace
 
 any_tensor any_binary(binary_op op, std::string_view name, const any_tensor& a, const any_tensor& b) {
-    const dtype c = promote_types(a.dtype(), b.dtype());
+    // The type the operation computes in, as binary_operand_t decides it statically.
+    const dtype c = is_float_math(op) ? promote_types(float_of(a.dtype()), float_of(b.dtype()))
+                                      : promote_types(a.dtype(), b.dtype());
     const any_tensor ca = converted(a, c), cb = converted(b, c);
     return dispatch(c, [&](auto type) {
         using T = type_of<decltype(type)>;
-        return with_binary_op(op, [&](auto o) { return any_tensor(binary<o.value>(name, typed<T>(ca), typed<T>(cb))); });
+        return with_binary_op(op, [&](auto o) -> any_tensor {
+            if constexpr (binary_accepts_v<o.value, T>) {
+                return any_tensor(binary<o.value>(name, typed<T>(ca), typed<T>(cb)));
+            } else {
+                const std::string what = "the operands (" + std::string(to_string(a.dtype())) + ", " +
+                                         std::string(to_string(b.dtype())) + ") compute in a type that";
+                throw_unsupported_type(name, what, c, accepted_types(op));
+            }
+        });
     });
 }
 
@@ -93,28 +119,20 @@ any_tensor any_binary_scalar(binary_op op, std::string_view name, const any_tens
                              bool scalar_first) {
     // The scalar becomes a rank-0 tensor of the common type: broadcasting it gives
     // what the typed tensor-with-scalar form computes.
-    const dtype c = promote_with_scalar(a.dtype(), s.k);
+    const dtype p = promote_with_scalar(a.dtype(), s.k);
+    const dtype c = is_float_math(op) ? float_of(p) : p;
     const any_tensor v = scalar_tensor(s, c);
     const any_tensor ca = converted(a, c);
     return scalar_first ? any_binary(op, name, v, ca) : any_binary(op, name, ca, v);
 }
 
-any_tensor any_bool_binary(binary_op op, std::string_view name, const any_tensor& a, const any_tensor& b) {
-    for (const any_tensor* t : {&a, &b})
-        if (t->dtype() != dtype::b8)
-            throw_error(errc::type_mismatch, std::string(name) + ": an operand holds " +
-                                                 std::string(to_string(t->dtype())) +
-                                                 " elements; & | ^ take bool tensors (use logical_and, logical_or, "
-                                                 "logical_xor for truth values of other types)");
-    return any_binary(op, name, a, b);
-}
-
-any_tensor any_unary(unary_op op, const any_tensor& a) {
+any_tensor any_unary(unary_op op, std::string_view name, const any_tensor& a) {
     return dispatch(a.dtype(), [&](auto type) {
         using T = type_of<decltype(type)>;
-        using enum unary_op;
-        return with_op<abs, neg, exp, log, sqrt, sin, cos, tanh, sigmoid, logical_not>(
-            op, [&](auto o) { return any_tensor(unary<o.value>(typed<T>(a))); });
+        return with_every_op<last_unary_op>(op, [&](auto o) -> any_tensor {
+            if constexpr (unary_accepts_v<o.value, T>) return any_tensor(unary<o.value>(typed<T>(a)));
+            else throw_unsupported_type(name, "the tensor's element type", a.dtype(), accepted_types(op));
+        });
     });
 }
 
@@ -145,6 +163,48 @@ void any_in_place(binary_op op, std::string_view name, const any_tensor& dst, co
 void any_in_place_scalar(binary_op op, std::string_view name, const any_tensor& dst, const any_scalar& s) {
     dst.base().check_writable(std::string(name).c_str());
     any_tensor(dst).assign(any_binary_scalar(op, name, dst, s, false));
+}
+
+any_tensor any_where_scalar(const any_tensor& cond, const any_tensor& t, const any_scalar& s, bool scalar_first) {
+    // The scalar as a rank-0 tensor of the weak common type: broadcasting it gives
+    // what the typed scalar form computes.
+    const dtype c = promote_with_scalar(t.dtype(), s.k);
+    const any_tensor v = scalar_tensor(s, c);
+    const any_tensor ct = converted(t, c);
+    return scalar_first ? any_where(cond, v, ct) : any_where(cond, ct, v);
+}
+
+any_tensor any_clip(const any_tensor& t, const any_tensor* lo_tensor, const any_scalar& lo,
+                    const any_tensor* hi_tensor, const any_scalar& hi) {
+    // The type as clip_type_t decides it: tensors promote, then scalars are weak.
+    dtype c = t.dtype();
+    if (lo_tensor) c = promote_types(c, lo_tensor->dtype());
+    if (hi_tensor) c = promote_types(c, hi_tensor->dtype());
+    if (!lo_tensor) c = promote_with_scalar(c, lo.k);
+    if (!hi_tensor) c = promote_with_scalar(c, hi.k);
+    return dispatch(c, [&](auto type) {
+        using T = type_of<decltype(type)>;
+        // A scalar bound converts as the typed form converts it (clip_bound_as).
+        auto bound = [&](const any_tensor* tensor, const any_scalar& s) -> Tensor<T> {
+            if (tensor) return typed<T>(converted(*tensor, c));
+            switch (s.k) {
+                case any_scalar::kind::boolean: return nt::scalar<T>(clip_bound_as<T>(s.b));
+                case any_scalar::kind::signed_integer: return nt::scalar<T>(clip_bound_as<T>(s.i));
+                case any_scalar::kind::unsigned_integer: return nt::scalar<T>(clip_bound_as<T>(s.u));
+                case any_scalar::kind::floating: break;
+            }
+            return nt::scalar<T>(clip_bound_as<T>(s.f));
+        };
+        return any_tensor(nt::clip(typed<T>(converted(t, c)), bound(lo_tensor, lo), bound(hi_tensor, hi)));
+    });
+}
+
+any_tensor any_nan_to_num(const any_tensor& t, double nan, std::optional<double> posinf,
+                          std::optional<double> neginf) {
+    return dispatch(t.dtype(), [&](auto type) {
+        using T = type_of<decltype(type)>;
+        return any_tensor(nt::nan_to_num(typed<T>(t), nan, posinf, neginf));
+    });
 }
 
 any_tensor any_where(const any_tensor& cond, const any_tensor& a, const any_tensor& b) {

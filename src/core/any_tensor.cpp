@@ -31,10 +31,12 @@ detail::tensor_base any_tensor::convert(nt::dtype d) const {
     return out;
 }
 
-void any_tensor::fill_scalar(const any_scalar& s) const {
-    // The value converts to the element type as a scalar operand does (saturating
-    // float to integer, NaN to 0), then fills like Tensor<T>::fill.
-    detail::visit_dtype(dtype(), [&](auto type) {
+namespace {
+/// `s` converted to `d` as a scalar operand converts (saturating float to integer,
+/// NaN to 0), passed to `f` as a pointer to one element of `d`.
+template <class F>
+void with_scalar_as(nt::dtype d, const any_scalar& s, F&& f) {
+    detail::visit_dtype(d, [&](auto type) {
         using T = typename decltype(type)::type;
         T v{};
         switch (s.k) {
@@ -43,8 +45,18 @@ void any_tensor::fill_scalar(const any_scalar& s) const {
             case any_scalar::kind::unsigned_integer: v = detail::scalar_as<T>(s.u); break;
             case any_scalar::kind::floating: v = detail::scalar_as<T>(s.f); break;
         }
-        b_.fill(&v);
+        f(static_cast<const void*>(&v));
     });
+}
+}  // namespace
+
+void any_tensor::fill_scalar(const any_scalar& s) const {
+    // Then fills like Tensor<T>::fill.
+    with_scalar_as(dtype(), s, [&](const void* v) { b_.fill(v); });
+}
+
+void any_tensor::masked_fill_scalar(const any_tensor& mask, const any_scalar& s) const {
+    with_scalar_as(dtype(), s, [&](const void* v) { detail::masked_fill(b_, mask.base(), v); });
 }
 
 std::ostream& operator<<(std::ostream& os, const any_tensor& a) {

@@ -77,7 +77,7 @@ void align_operands(std::string_view op_name, std::span<const operand_view> oper
 }
 
 void align_to_destination(std::string_view op_name, const spec& destination, const spec& source,
-                          std::span<const std::int64_t> source_strides, alignment& out) {
+                          std::span<const std::int64_t> source_strides, alignment& out, std::string_view label) {
     out.output = destination;
     const dims sizes = source.sizes();
     const operand_view operand{sizes.span(), {}, source_strides};
@@ -92,7 +92,10 @@ void align_to_destination(std::string_view op_name, const spec& destination, con
     // Reused per thread, as in align_operands: a warm plan allocates nothing.
     thread_local plan p;
     mismatch why;
-    if (!try_broadcast_to_into(source, destination, match_options{}, p, &why)) throw_for(op_name, why);
+    const std::string_view labels[1] = {label};
+    match_options options;
+    if (!label.empty()) options.labels = labels;
+    if (!try_broadcast_to_into(source, destination, options, p, &why)) throw_for(op_name, why);
     strides_from_map(p.inputs[0].source_axes.span(), operand, out.strides[0]);
 }
 
@@ -100,6 +103,43 @@ void throw_out_shape(std::string_view op_name, const spec& out, const spec& expe
     throw_error(errc::invalid_argument, std::string(op_name) + ": the out tensor " + to_string(out) +
                                             " does not have the result's shape " + to_string(expected) +
                                             ". Fix: allocate out with that shape (nt::empty<T>(spec))");
+}
+
+std::string_view accepted_types(binary_op op) noexcept {
+    switch (op) {
+        case binary_op::floor_div:
+            return "floor division is not defined on bool (NumPy computes it in int8). Fix: convert first, e.g. "
+                   "astype<std::int32_t>()";
+        case binary_op::bit_and:
+        case binary_op::bit_or:
+        case binary_op::bit_xor:
+            return "bitwise operations take integer or bool tensors (u64 with a signed integer promotes to f64, as "
+                   "in NumPy). Fix: convert to a common integer type first, e.g. astype<std::int64_t>(), or use "
+                   "logical_and / logical_or / logical_xor for truth values";
+        case binary_op::shl:
+        case binary_op::shr:
+            return "shifts take integer tensors (not bool or floating; u64 with a signed integer promotes to f64). "
+                   "Fix: convert to an integer type first, e.g. astype<std::int64_t>()";
+        default:
+            return "this element type is not supported by the operation";
+    }
+}
+
+std::string_view accepted_types(unary_op op) noexcept {
+    switch (op) {
+        case unary_op::sign:
+            return "sign is not defined on bool (as in NumPy). Fix: convert first, e.g. astype<std::int8_t>()";
+        case unary_op::bit_not:
+            return "~ (bitwise_not) takes integer or bool tensors. Fix: convert to an integer type first, or use "
+                   "logical_not (operator !) for truth values";
+        default:
+            return "this element type is not supported by the operation";
+    }
+}
+
+void throw_unsupported_type(std::string_view op_name, std::string_view what, dtype d, std::string_view accepted) {
+    throw_error(errc::type_mismatch, std::string(op_name) + ": " + std::string(what) + " is " +
+                                         std::string(to_string(d)) + "; " + std::string(accepted));
 }
 
 void throw_read_only(std::string_view op_name, const spec& destination) {

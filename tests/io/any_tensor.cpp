@@ -312,14 +312,17 @@ TEST_CASE("operations on any_tensor match the typed ones for every dtype pair", 
     for_each_type([&](auto type) { check_one_type<typename decltype(type)::type>(); });
 }
 
-TEST_CASE("& | ^ on any_tensor take bool tensors", "[any_tensor][ops]") {
+TEST_CASE("& | ^ on any_tensor take bool and integer tensors", "[any_tensor][ops]") {
     const nt::any_tensor m = nt::tensor<bool>({true, false, true});
     const auto n = nt::tensor<bool>({true, true, false});
     CHECK((m & n).as<bool>().to_vector() == std::vector<bool>{true, false, false});
     CHECK((n | m).as<bool>().to_vector() == std::vector<bool>{true, true, true});
     CHECK((m ^ m).as<bool>().to_vector() == std::vector<bool>{false, false, false});
-    const nt::any_tensor i = nt::arange<std::int32_t>(3);
-    CHECK_THAT(error_message(nt::errc::type_mismatch, [&] { (void)(i & m); }), Catch::Contains("logical_and"));
+    // bool with an integer: bitwise in the integer type (NumPy's bitwise_and).
+    const nt::any_tensor i = nt::tensor<std::int32_t>({1, 3, 3});
+    CHECK((i & m).as<std::int32_t>().to_vector() == std::vector<std::int32_t>{1, 0, 1});
+    const nt::any_tensor f = nt::arange<float>(3);
+    CHECK_THAT(error_message(nt::errc::type_mismatch, [&] { (void)(f & m); }), Catch::Contains("logical_and"));
 }
 
 TEST_CASE("in-place forms on any_tensor write through views and typed tensors", "[any_tensor][ops]") {

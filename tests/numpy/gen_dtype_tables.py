@@ -69,7 +69,43 @@ def tables(root):
         logical = np.any(x).dtype.name
         out.append(f"| `{tag[n]}` | `{tag[math]}` | `{tag[div]}` | `{tag[red]}` | `{tag[mean]}` | `{tag[extreme]}` "
                    f"| `{tag[arg]}` | `{tag[logical]}` |")
+    out += math_table(names, tag)
     return "\n".join(out) + "\n"
+
+
+def math_table(names, tag):
+    """Result types of the element-wise math functions (issue 12), per input type with
+    both operands of that type. A dash is a type ntensor refuses (a compile error in
+    the typed API, type_mismatch on any_tensor): NumPy raises there too, except for
+    the bool cases it computes in int8, noted as "NumPy: `i8`"."""
+    refused = {  # ntensor's rule (detail::binary_accepts_v / unary_accepts_v)
+        "sign": lambda n: n == "bool",
+        "invert": lambda n: n.startswith("float"),
+        "left_shift": lambda n: n == "bool" or n.startswith("float"),
+        "floor_divide": lambda n: n == "bool",
+    }
+
+    def cell(fn, n, binary=False):
+        x = np.ones(3, dtype=n)
+        try:
+            numpy = (getattr(np, fn)(x, x) if binary else getattr(np, fn)(x)).dtype.name
+        except TypeError:
+            numpy = None
+        if fn in refused and refused[fn](n):
+            return "—" if numpy is None else f"— (NumPy: `{tag[numpy]}`)"
+        return f"`{tag[numpy]}`"
+
+    out = ["", "Result types of the element-wise math functions, per input type (both operands of that type; "
+           "— where ntensor refuses the type):", "",
+           "| input | `floor`, `ceil`, `trunc`, `log1p`, `expm1`, `exp2`, `log2`, `log10`, `atan2`, `hypot` "
+           "| `round` | `sign` | `square`, `reciprocal` | `isnan`, `isinf`, `isfinite` | `~`, `& \\| ^` "
+           "| `<<`, `>>` | `floor_divide` |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for n in names:
+        out.append(f"| `{tag[n]}` | {cell('floor', n)} | {cell('round', n)} | {cell('sign', n)} | {cell('square', n)} "
+                   f"| {cell('isnan', n)} | {cell('invert', n)} | {cell('left_shift', n, True)} "
+                   f"| {cell('floor_divide', n, True)} |")
+    return out
 
 
 def block_of(text):

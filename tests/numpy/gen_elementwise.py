@@ -9,6 +9,13 @@ names, and then agree with NumPy.
 One case per block of lines:
   promote <dtype> <dtype> <dtype>     (np.result_type of the first two; all 144 pairs)
   case <id> <kind> <op> [<extra>...]
+     kinds: binary, unary, cast, where, reduce, print, and (the math and mask
+     operations) clip <lo> <hi>, where_scalar <form> <scalar>..., nan_to_num <nan>
+     <posinf> <neginf>, masked_fill <value>, assign_where, masked_select. A scalar is
+     <kind>:<value> with kind int (std::int64_t), float (double) or bool; a bound
+     "tensor" is an `in` line. Operations ntensor refuses for a type (floor_divide,
+     shifts and sign on bool, bitwise operations on floating types) end in
+     "error type_mismatch" and are replayed through nt::any_tensor.
   in <dtype> <rank> <sizes...> <names...> <view> <n> <values...>
   ...
   out <dtype> <rank> <sizes...> <names...> <n> <values...>   |   error <code>
@@ -47,7 +54,16 @@ BINARY = {
     "eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
     "gt": np.greater, "ge": np.greater_equal,
     "logical_and": np.logical_and, "logical_or": np.logical_or, "logical_xor": np.logical_xor,
+    "floor_divide": np.floor_divide, "atan2": np.arctan2, "hypot": np.hypot,
+    "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor,
+    "left_shift": np.left_shift, "right_shift": np.right_shift,
 }
+# Float math: each operand goes to its own floating type first (NumPy's loop choice:
+# arctan2(uint8, int8) is float16, not the float type of their common int16).
+FLOAT_BINARY = {"atan2", "hypot"}
+BITWISE = {"bitwise_and", "bitwise_or", "bitwise_xor"}
+SHIFTS = {"left_shift", "right_shift"}
+DIVISIONS = {"mod", "floor_divide"}
 UNARY = {
     "abs": np.abs, "neg": np.negative, "exp": np.exp, "log": np.log, "sqrt": np.sqrt,
     "sin": np.sin, "cos": np.cos, "tanh": np.tanh,
@@ -56,8 +72,12 @@ UNARY = {
     # arithmetic would widen: hence the asarray.)
     "sigmoid": lambda x: np.asarray(1 / (1 + np.exp(-x.astype(np.float64)))).astype(np.asarray(np.exp(x)).dtype),
     "logical_not": np.logical_not,
+    "floor": np.floor, "ceil": np.ceil, "round": np.round, "trunc": np.trunc, "sign": np.sign,
+    "isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite, "square": np.square,
+    "reciprocal": np.reciprocal, "log1p": np.log1p, "expm1": np.expm1, "exp2": np.exp2, "log2": np.log2,
+    "log10": np.log10, "bitwise_not": np.invert,
 }
-FLOAT_UNARY = {"exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid"}
+FLOAT_UNARY = {"exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "log1p", "expm1", "exp2", "log2", "log10"}
 REDUCTIONS = ["sum", "mean", "min", "max", "prod", "argmax", "argmin", "any", "all"]
 
 
@@ -201,6 +221,78 @@ def out_line(result, names):
     return f"out {dtype} {result.ndim} {' '.join(map(str, result.shape))} {' '.join(names)} {len(vals)} {' '.join(vals)}"
 
 
+def float_of(dtype):
+    """The floating type float math gives for dtype (np.sqrt's result type)."""
+    return np.sqrt(np.ones(1, dtype=DTYPES[dtype])).dtype
+
+
+def computation_type(op, da, db):
+    """The type ntensor computes a binary op in (detail::binary_operand_t)."""
+    if op in FLOAT_BINARY:
+        return np.promote_types(float_of(da), float_of(db))
+    return np.promote_types(DTYPES[da], DTYPES[db])
+
+
+def refused_binary(op, common):
+    """ntensor's type rule (detail::binary_accepts_v): True when it refuses op on the
+    computation type (NumPy raises for the floating ones; for bool it computes in
+    int8, ntensor asks for a cast)."""
+    kind = common.kind
+    if op == "floor_divide":
+        return kind == "b"
+    if op in BITWISE:
+        return kind == "f"
+    if op in SHIFTS:
+        return kind in "bf"
+    return False
+
+
+def refused_unary(op, dtype):
+    if op == "sign":
+        return dtype == "bool"
+    if op == "bitwise_not":
+        return dtype in FLOATS
+    return False
+
+
+def shift_amounts(rng, dtype, shape):
+    """Shift counts around the bit width: negative, in range, at and beyond it."""
+    bits = 8 * np.dtype(DTYPES[dtype]).itemsize
+    lo = -3 if dtype.startswith("int") else 0
+    n = int(np.prod(shape)) if shape else 1
+    return np.array([rng.randint(lo, min(bits + 3, 100)) for _ in range(n)], dtype=DTYPES[dtype]).reshape(shape)
+
+
+def divisors(rng, dtype, shape):
+    """Divisors with zero, -1 and small values of both signs (floor division and
+    floor modulo of negatives and by zero); floating ones keep NaN and inf."""
+    values = random_values(rng, dtype, shape, small=dtype in INTEGERS)
+    if dtype in INTEGERS and values.size and rng.random() < 0.5:
+        flat = values.reshape(-1)
+        flat[rng.randrange(flat.size)] = 0
+        if dtype.startswith("int"):
+            flat[rng.randrange(flat.size)] = -1
+    return values
+
+
+def prepare_operands(op, a, b, rng):
+    """Inputs shaped for op: shift counts, divisors, exponents."""
+    if op in SHIFTS and b.dtype in INTEGERS:
+        b.aligned = shift_amounts(rng, b.dtype, list(b.aligned.shape))
+    elif op in DIVISIONS and b.dtype != "bool":
+        b.aligned = divisors(rng, b.dtype, list(b.aligned.shape))
+
+
+def binary_result(op, a, b):
+    """NumPy's result for ntensor's binary op on arrays a, b of dtypes da, db, or None
+    when ntensor refuses the types."""
+    common = computation_type(op, a.dtype, b.dtype)
+    if refused_binary(op, common):
+        return None
+    with np.errstate(all="ignore"):
+        return np.asarray(BINARY[op](a.aligned.astype(common), b.aligned.astype(common)))
+
+
 def binary_case(rng, cid):
     op = rng.choice(list(BINARY))
     da, db = rng.choice(list(DTYPES)), rng.choice(list(DTYPES))
@@ -219,18 +311,19 @@ def binary_case(rng, cid):
             b.aligned = np.asarray(np.abs(b.aligned) % 4).astype(DTYPES[db])
         else:
             a.aligned = np.asarray(np.abs(a.aligned)).astype(DTYPES[da])
+    prepare_operands(op, a, b, rng)
     ops = [a, b] if len(shapes[0]) >= len(shapes[1]) else [b, a]
     named = name_operands(rng, ops)
     for o in (a, b):
         maybe_reverse(rng, o)
     # Tensors promote by type alone; NumPy 1.x would look at the values of 0-d
-    # arrays ("value-based casting"), so hand it operands of the common type.
-    common = np.promote_types(a.aligned.dtype, b.aligned.dtype)
-    with np.errstate(all="ignore"):
-        result = BINARY[op](a.aligned.astype(common), b.aligned.astype(common))
+    # arrays ("value-based casting"), so hand it operands of the computation type.
+    result = binary_result(op, a, b)
+    if result is None:
+        return [f"case {cid} binary {op}", a.lines(), b.lines(), "error type_mismatch"]
     host = ops[0]
     names = host.names if named else ["?"] * result.ndim
-    return [f"case {cid} binary {op}", a.lines(), b.lines(), out_line(np.asarray(result), names)]
+    return [f"case {cid} binary {op}", a.lines(), b.lines(), out_line(result, names)]
 
 
 def unary_case(rng, cid):
@@ -239,12 +332,26 @@ def unary_case(rng, cid):
     if op == "neg" and dtype == "bool":
         dtype = "int32"
     shape = broadcastable_shapes(rng, 1)[0]
-    a = Operand(random_values(rng, dtype, shape), dtype)
+    a = unary_operand(rng, op, dtype, shape)
     maybe_reverse(rng, a)
-    x = a.aligned
+    return [f"case {cid} unary {op}", a.lines(), unary_tail(op, a)]
+
+
+def unary_operand(rng, op, dtype, shape):
+    a = Operand(random_values(rng, dtype, shape), dtype)
+    if op == "reciprocal" and dtype in INTEGERS:
+        # NumPy's integer 1 / 0 casts inf to the type: undefined (ntensor gives 0,
+        # tested by hand in tests/ops/math.cpp).
+        a.aligned = np.where(a.aligned == 0, 1, a.aligned).astype(DTYPES[dtype])
+    return a
+
+
+def unary_tail(op, a):
+    if refused_unary(op, a.dtype):
+        return "error type_mismatch"
     with np.errstate(all="ignore"):
-        result = np.asarray(UNARY[op](x))
-    return [f"case {cid} unary {op}", a.lines(), out_line(result, ["?"] * result.ndim)]
+        result = np.asarray(UNARY[op](a.aligned))
+    return out_line(result, ["?"] * result.ndim)
 
 
 def cast_case(rng, cid, src=None, dst=None, shape=None):
@@ -275,6 +382,191 @@ def where_case(rng, cid):
     return [f"case {cid} where", c.lines(), a.lines(), b.lines(), out_line(result, ["?"] * result.ndim)]
 
 
+# --- math with scalars, and masks --------------------------------------------------
+
+SCALAR_KINDS = ["int", "float", "bool"]
+SCALAR_TYPES = {"int": np.int64, "float": np.float64, "bool": np.bool_}
+
+
+def weak_type(dtype, kind):
+    """The type of a tensor of `dtype` with a scalar of `kind` (nt::promote_scalar_t:
+    NumPy 2's weak Python scalars)."""
+    d = np.dtype(dtype)
+    if kind == "float":
+        return d if d.kind == "f" else np.dtype(np.float64)
+    if kind == "int" and d.kind == "b":
+        return np.dtype(np.int64)
+    return d
+
+
+def random_scalar(rng, kind, dtype=None):
+    """(text, python value) of a scalar of `kind`; int scalars go beyond small types'
+    ranges now and then."""
+    if kind == "bool":
+        v = rng.random() < 0.5
+        return ("1" if v else "0"), v
+    if kind == "int":
+        v = rng.choice([rng.randint(-9, 9), rng.randint(-300, 300), rng.choice([-2**40, 2**40, 70000, -70000])])
+        return str(v), v
+    v = rng.choice([round(rng.uniform(-4, 4), 3), 0.5, -0.5, 2.5, float("nan"), float("inf"), 1e6])
+    return repr(float(v)), v
+
+
+def scalar_as(value, kind, dtype, saturate_ints=False):
+    """A scalar in `dtype` as ntensor converts scalar operands (static_cast; for clip
+    bounds, integers saturate at an integer type's limits)."""
+    d = np.dtype(dtype)
+    if kind == "int" and d.kind in "iu":
+        if saturate_ints:
+            info = np.iinfo(d)
+            return np.asarray(min(max(value, int(info.min)), int(info.max)), dtype=d)
+        return np.asarray(value, dtype=np.int64).astype(d)  # wraps, as static_cast
+    return np.asarray(value).astype(d)
+
+
+def clip_case(rng, cid, dtype=None):
+    dtype = dtype or rng.choice(list(DTYPES))
+    forms = ["tensor", rng.choice(SCALAR_KINDS)]
+    lo_form, hi_form = rng.choice(forms), rng.choice(forms)
+    bound_dtype = rng.choice(list(DTYPES))
+    if lo_form == "tensor" and hi_form == "tensor":
+        pass  # lo and hi share bound_dtype (the replay visits t and lo, hi follows lo)
+    elif "tensor" in (lo_form, hi_form):
+        bound_dtype = dtype  # one tensor bound: t's type
+    shapes = broadcastable_shapes(rng, 3)
+    t = Operand(random_values(rng, dtype, shapes[0]), dtype)
+    tensors, head = [t], []
+    bounds = {}
+    for which, form, shape in (("lo", lo_form, shapes[1]), ("hi", hi_form, shapes[2])):
+        if form == "tensor":
+            o = Operand(random_values(rng, bound_dtype, shape), bound_dtype)
+            tensors.append(o)
+            bounds[which] = o
+            head.append("tensor")
+        else:
+            text, value = random_scalar(rng, form)
+            bounds[which] = (form, value)
+            head.append(f"{form}:{text}")
+    named = name_operands(rng, tensors)
+    for o in tensors:
+        maybe_reverse(rng, o)
+    common = np.dtype(DTYPES[dtype])
+    for o in tensors[1:]:
+        common = np.promote_types(common, DTYPES[o.dtype])
+    for which in ("lo", "hi"):
+        if not isinstance(bounds[which], Operand):
+            common = weak_type(common, bounds[which][0])
+    args = [t.aligned.astype(common)]
+    for which in ("lo", "hi"):
+        b = bounds[which]
+        args.append(b.aligned.astype(common) if isinstance(b, Operand) else scalar_as(b[1], b[0], common, True))
+    # The clip ufunc itself: np.clip in NumPy 1.x reads a 0-d NaN bound as "no bound"
+    # (deprecated since 1.17); the ufunc, like ntensor, propagates NaN.
+    with np.errstate(all="ignore"):
+        result = np.asarray(np.core.umath.clip(*args))
+    names = t.names if named else ["?"] * result.ndim
+    return [f"case {cid} clip {head[0]} {head[1]}"] + [o.lines() for o in tensors] + [out_line(result, names)]
+
+
+def where_scalar_case(rng, cid, dtype=None):
+    dtype = dtype or rng.choice(list(DTYPES))
+    form = rng.choice(["sa", "as", "ss"])
+    shapes = broadcastable_shapes(rng, 2)
+    rng.shuffle(shapes)
+    c = Operand(random_values(rng, "bool", shapes[0]), "bool")
+    kinds = [rng.choice(SCALAR_KINDS) for _ in range(2)]
+    scalars = [random_scalar(rng, k) for k in kinds]
+    if form == "ss":
+        for o in (c,):
+            maybe_reverse(rng, o)
+        common = np.result_type(SCALAR_TYPES[kinds[0]], SCALAR_TYPES[kinds[1]])
+        a = scalar_as(scalars[0][1], kinds[0], common)
+        b = scalar_as(scalars[1][1], kinds[1], common)
+        result = np.asarray(np.where(c.aligned, a, b)).astype(common)
+        head = f"case {cid} where_scalar ss {kinds[0]}:{scalars[0][0]} {kinds[1]}:{scalars[1][0]}"
+        return [head, c.lines(), out_line(result, ["?"] * result.ndim)]
+    t = Operand(random_values(rng, dtype, shapes[1]), dtype)
+    ops = [c, t] if len(shapes[0]) >= len(shapes[1]) else [t, c]
+    named = name_operands(rng, ops)
+    for o in (c, t):
+        maybe_reverse(rng, o)
+    common = weak_type(DTYPES[dtype], kinds[0])
+    v = scalar_as(scalars[0][1], kinds[0], common)
+    x = t.aligned.astype(common)
+    result = np.asarray(np.where(c.aligned, v, x) if form == "sa" else np.where(c.aligned, x, v)).astype(common)
+    names = ops[0].names if named else ["?"] * result.ndim
+    head = f"case {cid} where_scalar {form} {kinds[0]}:{scalars[0][0]}"
+    return [head, c.lines(), t.lines(), out_line(result, names)]
+
+
+def nan_to_num_case(rng, cid, dtype=None):
+    dtype = dtype or rng.choice(list(DTYPES))
+    a = Operand(random_values(rng, dtype, broadcastable_shapes(rng, 1)[0]), dtype)
+    maybe_reverse(rng, a)
+    nan = rng.choice([0.0, -1.0, 2.5, 1e6])
+    posinf = rng.choice([None, 1e3, 7e4])
+    neginf = rng.choice([None, -1e3, -7e4])
+    with np.errstate(all="ignore"):
+        result = np.asarray(np.nan_to_num(a.aligned, nan=nan, posinf=posinf, neginf=neginf))
+    text = " ".join("none" if v is None else repr(float(v)) for v in (nan, posinf, neginf))
+    return [f"case {cid} nan_to_num {text}", a.lines(), out_line(result, ["?"] * result.ndim)]
+
+
+def destination_and_mask(rng, dtype, extra=None):
+    """A writable destination t (the host: highest rank) and a bool mask that
+    broadcasts to it, named consistently; `extra` is the dtype of a third operand
+    (assign_where's source) that also broadcasts to t."""
+    shapes = broadcastable_shapes(rng, 3 if extra else 2)
+    shapes[0] = list(np.broadcast_shapes(*map(tuple, shapes)))  # the destination holds every axis
+    t = Operand(random_values(rng, dtype, shapes[0]), dtype)
+    m = Operand(random_values(rng, "bool", shapes[1]), "bool")
+    ops = [t, m]
+    if extra:
+        ops.append(Operand(random_values(rng, extra, shapes[2]), extra))
+    named = name_operands(rng, ops)
+    for o in ops:
+        maybe_reverse(rng, o)
+    if t.view.startswith("broadcast"):
+        t.view = "plain"  # a broadcast view is read-only (tested by hand)
+    return ops, named
+
+
+def broadcast_to_host(o, host):
+    """o's aligned array broadcast to the host's aligned shape (right-aligned)."""
+    return np.broadcast_to(o.aligned, host.aligned.shape)
+
+
+def masked_fill_case(rng, cid, dtype=None):
+    dtype = dtype or rng.choice(list(DTYPES))
+    (t, m), named = destination_and_mask(rng, dtype)
+    value = random_values(rng, dtype, [1]).reshape(-1)[0]
+    result = t.aligned.copy()
+    result[broadcast_to_host(m, t)] = value
+    names = t.names if named else ["?"] * result.ndim
+    return [f"case {cid} masked_fill {fmt(value, dtype)}", t.lines(), m.lines(), out_line(np.asarray(result), names)]
+
+
+def assign_where_case(rng, cid, dtype=None):
+    dtype = dtype or rng.choice(list(DTYPES))
+    # Sources of a type that converts to t's exactly (NumPy leaves out-of-range float
+    # to integer casts undefined; ntensor's saturation is tested by hand).
+    sources = [d for d in DTYPES if np.can_cast(DTYPES[d], DTYPES[dtype], "safe")]
+    (t, m, src), named = destination_and_mask(rng, dtype, rng.choice(sources))
+    result = np.where(broadcast_to_host(m, t), broadcast_to_host(src, t).astype(DTYPES[dtype]), t.aligned)
+    names = t.names if named else ["?"] * result.ndim
+    return [f"case {cid} assign_where", t.lines(), m.lines(), src.lines(), out_line(np.asarray(result), names)]
+
+
+def masked_select_case(rng, cid, dtype=None):
+    dtype = dtype or rng.choice(list(DTYPES))
+    (t, m), _ = destination_and_mask(rng, dtype)
+    result = np.asarray(t.aligned[broadcast_to_host(m, t)])
+    return [f"case {cid} masked_select", t.lines(), m.lines(), out_line(result, ["?"])]
+
+
+MATH_AND_MASKS = [clip_case, where_scalar_case, nan_to_num_case, masked_fill_case, assign_where_case,
+                  masked_select_case]
+
 RANDOM = object()
 
 
@@ -290,6 +582,11 @@ def reduction_case(rng, cid, op=None, rank=None, axes=RANDOM, keepdims=None, dty
             shape[rng.randrange(rank)] = 0
     rank = len(shape)
     a = Operand(random_values(rng, dtype, shape, small=(op == "prod")), dtype)
+    if op == "mean" and dtype in ("int64", "uint64"):
+        # Means of 64-bit integers are sums in double: with values up to 2^63 the
+        # sum rounds and cancels differently in each summation order. Below 2^40 every
+        # partial sum is exact, so any order gives NumPy's result.
+        a.aligned = (a.aligned % (1 << 40)).astype(DTYPES[dtype])
     if view is None:
         maybe_reverse(rng, a)
     else:
@@ -373,18 +670,52 @@ def sweeps(rng, cid):
                     b.aligned = (np.abs(b.aligned) % 4).astype(DTYPES[dtype])
                 else:
                     a.aligned = np.abs(a.aligned)
-            with np.errstate(all="ignore"):
-                result = np.asarray(BINARY[op](a.aligned, b.aligned))
-            yield [f"case {cid} binary {op}", a.lines(), b.lines(), out_line(result, ["?"])]
+            prepare_operands(op, a, b, rng)
+            result = binary_result(op, a, b)
+            tail = "error type_mismatch" if result is None else out_line(result, ["?"])
+            yield [f"case {cid} binary {op}", a.lines(), b.lines(), tail]
             cid += 1
     for op in UNARY:
         for dtype in DTYPES:
             if op == "neg" and dtype == "bool":
                 continue
-            a = Operand(random_values(rng, dtype, [rng.randint(1, 40)]), dtype)
-            with np.errstate(all="ignore"):
-                result = np.asarray(UNARY[op](a.aligned))
-            yield [f"case {cid} unary {op}", a.lines(), out_line(result, ["?"])]
+            for shape in ([rng.randint(1, 40)], [0]):  # and zero-size
+                a = unary_operand(rng, op, dtype, shape)
+                yield [f"case {cid} unary {op}", a.lines(), unary_tail(op, a)]
+                cid += 1
+    for dtype in DTYPES:
+        for maker in MATH_AND_MASKS:
+            for _ in range(6):
+                yield maker(rng, cid, dtype)
+                cid += 1
+    for dtype in INTEGERS:
+        # Every shift count from -3 (signed) past the bit width, on the extremes.
+        info = np.iinfo(DTYPES[dtype])
+        bits = 8 * np.dtype(DTYPES[dtype]).itemsize
+        counts = list(range(-3 if dtype.startswith("int") else 0, bits + 4))
+        for op in sorted(SHIFTS):
+            for value in sorted({int(info.min), -1 if info.min < 0 else 0, 1, 5, int(info.max)}):
+                a = Operand(np.full(len(counts), value, dtype=DTYPES[dtype]), dtype)
+                b = Operand(np.array(counts, dtype=DTYPES[dtype]), dtype)
+                yield [f"case {cid} binary {op}", a.lines(), b.lines(), out_line(binary_result(op, a, b), ["?"])]
+                cid += 1
+        # Every pair of dividends and divisors around zero and the limits.
+        edges = sorted(v for v in {int(info.min), int(info.min) + 1, -7, -3, -1, 0, 1, 3, 7, int(info.max) - 1,
+                                   int(info.max)} if info.min <= v <= info.max)
+        pairs = [(x, y) for x in edges for y in edges]
+        for op in sorted(DIVISIONS):
+            a = Operand(np.array([x for x, _ in pairs], dtype=DTYPES[dtype]), dtype)
+            b = Operand(np.array([y for _, y in pairs], dtype=DTYPES[dtype]), dtype)
+            yield [f"case {cid} binary {op}", a.lines(), b.lines(), out_line(binary_result(op, a, b), ["?"])]
+            cid += 1
+    for dtype in FLOATS:
+        # Floor division and modulo of every pair of special floating values.
+        edges = [0.0, -0.0, 1.0, -1.0, 7.5, -7.5, 0.3, float("inf"), float("-inf"), float("nan")]
+        pairs = [(x, y) for x in edges for y in edges]
+        for op in sorted(DIVISIONS):
+            a = Operand(np.array([x for x, _ in pairs]).astype(DTYPES[dtype]), dtype)
+            b = Operand(np.array([y for _, y in pairs]).astype(DTYPES[dtype]), dtype)
+            yield [f"case {cid} binary {op}", a.lines(), b.lines(), out_line(binary_result(op, a, b), ["?"])]
             cid += 1
     for src in DTYPES:
         for dst in DTYPES:
@@ -416,7 +747,7 @@ def main():
                              "over every axis subset of ranks 0 to 4, with and without keepdims, and over long axes")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    makers = [binary_case] * 5 + [unary_case] * 2 + [cast_case, where_case] + [reduction_case] * 3
+    makers = [binary_case] * 5 + [unary_case] * 2 + [cast_case, where_case] + [reduction_case] * 3 + MATH_AND_MASKS
     with open(args.out, "w") as f:
         if args.sweep:
             for line in promotion_lines():

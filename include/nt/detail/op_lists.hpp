@@ -8,7 +8,11 @@
 /// tensor and with a scalar on either side.
 ///  - minimum / maximum: NaN propagates, as NumPy's minimum / maximum;
 ///  - pow: integer powers wrap, a negative integer exponent truncates;
-///  - add ... mod: the named forms of the arithmetic operators (NumPy's add, ...).
+///  - add ... mod: the named forms of the arithmetic operators (NumPy's add, ...);
+///  - floor_divide: NumPy's //, not on bool;
+///  - atan2, hypot: float math (integer operands become floating, as for sqrt);
+///  - & | ^ and bitwise_*: integers and bool; << >> and *_shift: integers (NumPy's
+///    rule for shifts by the bit width or more).
 #define NT_FOR_EACH_BINARY_FUNCTION(X)              \
     X(operator+, add, "operator+")                  \
     X(operator-, sub, "operator-")                  \
@@ -31,7 +35,20 @@
     X(subtract, sub, "subtract")                    \
     X(multiply, mul, "multiply")                    \
     X(divide, div, "divide")                        \
-    X(mod, mod, "mod")
+    X(mod, mod, "mod")                              \
+    X(floor_divide, floor_div, "floor_divide")      \
+    X(atan2, atan2, "atan2")                        \
+    X(hypot, hypot, "hypot")                        \
+    X(operator&, bit_and, "operator&")              \
+    X(operator|, bit_or, "operator|")               \
+    X(operator^, bit_xor, "operator^")              \
+    X(operator<<, shl, "operator<<")                \
+    X(operator>>, shr, "operator>>")                \
+    X(bitwise_and, bit_and, "bitwise_and")          \
+    X(bitwise_or, bit_or, "bitwise_or")             \
+    X(bitwise_xor, bit_xor, "bitwise_xor")          \
+    X(left_shift, shl, "left_shift")                \
+    X(right_shift, shr, "right_shift")
 
 /// In-place forms, X(operator, detail::binary_op, name in messages).
 #define NT_FOR_EACH_IN_PLACE(X)      \
@@ -41,7 +58,11 @@
     X(operator/=, div, "operator/=") \
     X(operator%=, mod, "operator%=")
 
-/// Unary functions, X(function, detail::unary_op).
+/// Unary functions, X(function, detail::unary_op). Result types as NumPy's
+/// (detail::unary_result_t): float math (exp ... log10, floor, ceil, trunc) makes
+/// integers floating; round keeps T (half to even; bool gives f16); isnan, isinf,
+/// isfinite give bool; square, reciprocal keep T (bool gives i8); sign refuses bool;
+/// bitwise_not (~) takes integers and bool.
 #define NT_FOR_EACH_UNARY_FUNCTION(X) \
     X(abs, abs)                       \
     X(neg, neg)                       \
@@ -52,7 +73,23 @@
     X(cos, cos)                       \
     X(tanh, tanh)                     \
     X(sigmoid, sigmoid)               \
-    X(logical_not, logical_not)
+    X(logical_not, logical_not)       \
+    X(floor, floor)                   \
+    X(ceil, ceil)                     \
+    X(round, round)                   \
+    X(trunc, trunc)                   \
+    X(sign, sign)                     \
+    X(isnan, isnan)                   \
+    X(isinf, isinf)                   \
+    X(isfinite, isfinite)             \
+    X(square, square)                 \
+    X(reciprocal, reciprocal)         \
+    X(log1p, log1p)                   \
+    X(expm1, expm1)                   \
+    X(exp2, exp2)                     \
+    X(log2, log2)                     \
+    X(log10, log10)                   \
+    X(bitwise_not, bit_not)
 
 /// Reductions, X(function, detail::reduce_op); `all` is nt::all's call operator.
 #define NT_FOR_EACH_REDUCTION(X) \

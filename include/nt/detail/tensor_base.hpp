@@ -180,6 +180,15 @@ private:
                                       std::span<const std::int64_t> sizes, std::span<const std::int64_t> steps,
                                       std::span<const name> window_names);
 
+/// Masks (src/core/masks.cpp). `mask` must hold bool (type_mismatch otherwise) and is
+/// matched to `t` by names and broadcast to it as assign broadcasts a source
+/// (align_to_destination). masked_fill and assign_where write into `t` (read_only
+/// for a read-only view); `value` points to one element of t's type.
+void masked_fill(const tensor_base& t, const tensor_base& mask, const void* value);
+void assign_where(const tensor_base& t, const tensor_base& mask, const tensor_base& src);
+/// The elements of `t` where the mask is true, in row-major order: a new 1-D tensor.
+[[nodiscard]] tensor_base masked_select(const tensor_base& t, const tensor_base& mask);
+
 /// Throws type_mismatch for a Tensor<T> built from a base of another dtype.
 [[noreturn]] void throw_type_mismatch(dtype expected, dtype actual, const char* op);
 

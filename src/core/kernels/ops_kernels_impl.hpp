@@ -119,6 +119,89 @@ T int_pow(T base, T exponent) {
     return result;
 }
 
+// NumPy's floor division (npy_floor_divide / npy_divmod): the quotient rounded
+// toward -inf. Integers: x // 0 is 0 (NumPy: 0 with a warning), INT_MIN // -1 wraps
+// to INT_MIN (NumPy: the same, with a warning). Floating: the quotient of
+// (a - fmod(a, b)) / b, floored and corrected as NumPy does, so that a // b and
+// a % b agree; x // 0 is a / 0 (+-inf or NaN), inf // x is NaN.
+template <class T>
+T floor_divide(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        if (b == 0) return a / b;
+        T mod = std::fmod(a, b);
+        T div = (a - mod) / b;
+        if (mod != 0) {  // NaN counts as non-zero, as in C's `if (mod)`
+            if (std::isless(b, T(0)) != std::isless(mod, T(0))) div -= T(1);
+        }
+        if (div != 0) {
+            T floordiv = std::floor(div);
+            if (std::isgreater(div - floordiv, T(0.5))) floordiv += T(1);
+            return floordiv;
+        }
+        return std::copysign(T(0), a / b);
+    } else if constexpr (std::is_signed_v<T>) {
+        if (b == 0) return 0;
+        if (b == -1) return wrap_neg(a);  // INT_MIN / -1 overflows in C++; wraps in NumPy
+        T q = static_cast<T>(a / b);
+        if ((a % b != 0) && ((a < 0) != (b < 0))) q = static_cast<T>(q - 1);
+        return q;
+    } else {
+        return b == 0 ? T(0) : static_cast<T>(a / b);
+    }
+}
+
+// NumPy's shifts (npy_lshift / npy_rshift): a shift by the bit width or more, or by
+// a negative amount, gives 0, except >> of a negative value, which gives -1 (the
+// sign fills every bit). In range: << wraps (computed unsigned), >> is arithmetic
+// for signed types.
+template <class T>
+bool shift_in_range(T b) {
+    if constexpr (std::is_signed_v<T>) {
+        if (b < 0) return false;
+    }
+    return static_cast<std::uint64_t>(b) < sizeof(T) * 8;
+}
+template <class T>
+T shift_left(T a, T b) {
+    if (!shift_in_range(b)) return T(0);
+    using U = wide_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) << static_cast<unsigned>(b)));
+}
+template <class T>
+T shift_right(T a, T b) {
+    if (!shift_in_range(b)) {
+        if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
+        else return T(0);
+    }
+    return static_cast<T>(a >> static_cast<unsigned>(b));
+}
+
+// np.sign: -1, 0 or 1 in T; NaN stays NaN; +-0 gives +0.
+template <class T>
+T sign_of(T x) {
+    if constexpr (std::is_floating_point_v<T>) {
+        if (x > 0) return T(1);
+        if (x < 0) return T(-1);
+        return x == 0 ? T(0) : x;
+    } else if constexpr (std::is_signed_v<T>) {
+        return static_cast<T>((x > 0) - (x < 0));
+    } else {
+        return static_cast<T>(x > 0);
+    }
+}
+
+// Integer reciprocal: C's truncating 1 / x, so 0 for |x| > 1. 1 / 0 gives 0 here;
+// NumPy computes 1.0 / x and casts inf to the integer type, which is undefined
+// (INT_MIN on x86 for 32- and 64-bit types, 0 for 8-bit ones).
+template <class T>
+T int_reciprocal(T x) {
+    if (x == 1) return T(1);
+    if constexpr (std::is_signed_v<T>) {
+        if (x == -1) return T(-1);
+    }
+    return T(0);
+}
+
 // minimum / maximum: a NaN operand gives NaN (NumPy).
 template <class T>
 T nan_min(T a, T b) {
@@ -194,6 +277,20 @@ auto binary_fn() {
     else if constexpr (Op == binary_op::le) return [](T x, T y) { return x <= y; };
     else if constexpr (Op == binary_op::gt) return [](T x, T y) { return x > y; };
     else if constexpr (Op == binary_op::ge) return [](T x, T y) { return x >= y; };
+    else if constexpr (Op == binary_op::floor_div) {
+        if constexpr (is_floating_element_v<T>)
+            return [](T x, T y) { return static_cast<T>(floor_divide<M>(static_cast<M>(x), static_cast<M>(y))); };
+        else return [](T x, T y) { return floor_divide(x, y); };
+    }
+    else if constexpr (Op == binary_op::atan2)
+        return [](T x, T y) { return static_cast<Out>(std::atan2(static_cast<M>(x), static_cast<M>(y))); };
+    else if constexpr (Op == binary_op::hypot)
+        return [](T x, T y) { return static_cast<Out>(std::hypot(static_cast<M>(x), static_cast<M>(y))); };
+    else if constexpr (Op == binary_op::bit_and) return [](T x, T y) { return static_cast<T>(x & y); };
+    else if constexpr (Op == binary_op::bit_or) return [](T x, T y) { return static_cast<T>(x | y); };
+    else if constexpr (Op == binary_op::bit_xor) return [](T x, T y) { return static_cast<T>(x ^ y); };
+    else if constexpr (Op == binary_op::shl) return [](T x, T y) { return shift_left(x, y); };
+    else if constexpr (Op == binary_op::shr) return [](T x, T y) { return shift_right(x, y); };
     else if constexpr (Op == binary_op::logical_and) return [](T x, T y) { return truth(x) && truth(y); };
     else if constexpr (Op == binary_op::logical_or) return [](T x, T y) { return truth(x) || truth(y); };
     else return [](T x, T y) { return truth(x) != truth(y); };
@@ -221,6 +318,55 @@ auto unary_fn() {
     else if constexpr (Op == unary_op::cos) return math([](M x) { return std::cos(x); });
     else if constexpr (Op == unary_op::tanh) return math([](M x) { return std::tanh(x); });
     else if constexpr (Op == unary_op::sigmoid) return math([](M x) { return M(1) / (M(1) + std::exp(-x)); });
+    else if constexpr (Op == unary_op::floor) return math([](M x) { return std::floor(x); });
+    else if constexpr (Op == unary_op::ceil) return math([](M x) { return std::ceil(x); });
+    else if constexpr (Op == unary_op::trunc) return math([](M x) { return std::trunc(x); });
+    else if constexpr (Op == unary_op::log1p) return math([](M x) { return std::log1p(x); });
+    else if constexpr (Op == unary_op::expm1) return math([](M x) { return std::expm1(x); });
+    else if constexpr (Op == unary_op::exp2) return math([](M x) { return std::exp2(x); });
+    else if constexpr (Op == unary_op::log2) return math([](M x) { return std::log2(x); });
+    else if constexpr (Op == unary_op::log10) return math([](M x) { return std::log10(x); });
+    else if constexpr (Op == unary_op::round) {
+        // Half to even (np.round with 0 decimals is np.rint): nearbyint in the default
+        // rounding mode. Integers are already whole; bool gives half (NumPy's f16).
+        if constexpr (is_floating_element_v<T>)
+            return [](T x) { return static_cast<T>(std::nearbyint(static_cast<compute_t<T>>(x))); };
+        else if constexpr (std::is_same_v<T, bool>) return [](T x) { return static_cast<half>(x ? 1.0f : 0.0f); };
+        else return [](T x) { return x; };
+    }
+    else if constexpr (Op == unary_op::sign) {
+        if constexpr (is_floating_element_v<T>)
+            return [](T x) { return static_cast<T>(sign_of(static_cast<compute_t<T>>(x))); };
+        else return [](T x) { return sign_of(x); };
+    }
+    else if constexpr (Op == unary_op::isnan) {
+        if constexpr (is_floating_element_v<T>) return [](T x) { return std::isnan(static_cast<compute_t<T>>(x)); };
+        else return [](T) { return false; };
+    }
+    else if constexpr (Op == unary_op::isinf) {
+        if constexpr (is_floating_element_v<T>) return [](T x) { return std::isinf(static_cast<compute_t<T>>(x)); };
+        else return [](T) { return false; };
+    }
+    else if constexpr (Op == unary_op::isfinite) {
+        if constexpr (is_floating_element_v<T>) return [](T x) { return std::isfinite(static_cast<compute_t<T>>(x)); };
+        else return [](T) { return true; };
+    }
+    else if constexpr (Op == unary_op::square) {
+        if constexpr (std::is_same_v<T, bool>) return [](T x) { return static_cast<std::int8_t>(x); };
+        else if constexpr (is_floating_element_v<T>)
+            return [](T x) { return static_cast<T>(static_cast<compute_t<T>>(x) * static_cast<compute_t<T>>(x)); };
+        else return [](T x) { return wrap_mul(x, x); };
+    }
+    else if constexpr (Op == unary_op::reciprocal) {
+        if constexpr (std::is_same_v<T, bool>) return [](T x) { return static_cast<std::int8_t>(x); };
+        else if constexpr (is_floating_element_v<T>)
+            return [](T x) { return static_cast<T>(compute_t<T>(1) / static_cast<compute_t<T>>(x)); };
+        else return [](T x) { return int_reciprocal(x); };
+    }
+    else if constexpr (Op == unary_op::bit_not) {
+        if constexpr (std::is_same_v<T, bool>) return [](T x) { return !x; };
+        else return [](T x) { return static_cast<T>(~x); };
+    }
     else return [](T x) { return !truth(x); };
 }
 
@@ -312,6 +458,26 @@ void unary_typed(std::span<const std::int64_t> shape, void* out, std::span<const
         half_rows<Out, 1>(shape, o, os, {a}, {as}, unary_fn<Op, float>());
     else
         elementwise<Out, T>(shape, o, os, a, as, unary_fn<Op, T>());
+}
+
+// The operations with a type rule (binary_accepts_v, unary_accepts_v): the kernel is
+// compiled only for the types the rule accepts, and float math (atan2, hypot) only
+// for floating types (the API converts integer operands first). The API checks the
+// rule before it gets here; this is the defensive path for direct callers.
+template <binary_op Op, class T>
+void binary_checked(std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os, const T* a,
+                    std::span<const std::int64_t> as, const T* b, std::span<const std::int64_t> bs) {
+    if constexpr (binary_accepts_v<Op, T> && (!is_float_math(Op) || is_floating_element_v<T>))
+        binary_typed<Op, T>(shape, out, os, a, as, b, bs);
+    else
+        throw_unsupported_type("run_binary", "the operands' type", dtype_of<T>, accepted_types(Op));
+}
+
+template <unary_op Op, class T>
+void unary_checked(std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os, const T* a,
+                   std::span<const std::int64_t> as) {
+    if constexpr (unary_accepts_v<Op, T>) unary_typed<Op, T>(shape, out, os, a, as);
+    else throw_unsupported_type("run_unary", "the tensor", dtype_of<T>, accepted_types(Op));
 }
 
 // half <-> float casts over contiguous rows use the bulk converters (F16C when the CPU
@@ -495,6 +661,7 @@ namespace nt::detail {
 template <class T>
 void run_binary(binary_op op, std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os,
                 const T* a, std::span<const std::int64_t> as, const T* b, std::span<const std::int64_t> bs) {
+    using kernels::binary_checked;
     using kernels::binary_typed;
     switch (op) {
 #define NT_BINARY_CASE(name) \
@@ -514,6 +681,14 @@ void run_binary(binary_op op, std::span<const std::int64_t> shape, void* out, st
         NT_BINARY_CASE(logical_or)
         NT_BINARY_CASE(logical_xor)
 #undef NT_BINARY_CASE
+        case binary_op::floor_div: binary_checked<binary_op::floor_div, T>(shape, out, os, a, as, b, bs); return;
+        case binary_op::atan2: binary_checked<binary_op::atan2, T>(shape, out, os, a, as, b, bs); return;
+        case binary_op::hypot: binary_checked<binary_op::hypot, T>(shape, out, os, a, as, b, bs); return;
+        case binary_op::bit_and: binary_checked<binary_op::bit_and, T>(shape, out, os, a, as, b, bs); return;
+        case binary_op::bit_or: binary_checked<binary_op::bit_or, T>(shape, out, os, a, as, b, bs); return;
+        case binary_op::bit_xor: binary_checked<binary_op::bit_xor, T>(shape, out, os, a, as, b, bs); return;
+        case binary_op::shl: binary_checked<binary_op::shl, T>(shape, out, os, a, as, b, bs); return;
+        case binary_op::shr: binary_checked<binary_op::shr, T>(shape, out, os, a, as, b, bs); return;
         case binary_op::sub:
         case binary_op::mod:
         case binary_op::pow:
@@ -532,6 +707,7 @@ void run_binary(binary_op op, std::span<const std::int64_t> shape, void* out, st
 template <class T>
 void run_unary(unary_op op, std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os, const T* a,
                std::span<const std::int64_t> as) {
+    using kernels::unary_checked;
     using kernels::unary_typed;
     switch (op) {
 #define NT_UNARY_CASE(name) \
@@ -546,6 +722,25 @@ void run_unary(unary_op op, std::span<const std::int64_t> shape, void* out, std:
         NT_UNARY_CASE(sigmoid)
         NT_UNARY_CASE(logical_not)
 #undef NT_UNARY_CASE
+#define NT_UNARY_CHECKED_CASE(name) \
+    case unary_op::name: unary_checked<unary_op::name, T>(shape, out, os, a, as); return;
+        NT_UNARY_CHECKED_CASE(floor)
+        NT_UNARY_CHECKED_CASE(ceil)
+        NT_UNARY_CHECKED_CASE(round)
+        NT_UNARY_CHECKED_CASE(trunc)
+        NT_UNARY_CHECKED_CASE(sign)
+        NT_UNARY_CHECKED_CASE(isnan)
+        NT_UNARY_CHECKED_CASE(isinf)
+        NT_UNARY_CHECKED_CASE(isfinite)
+        NT_UNARY_CHECKED_CASE(square)
+        NT_UNARY_CHECKED_CASE(reciprocal)
+        NT_UNARY_CHECKED_CASE(log1p)
+        NT_UNARY_CHECKED_CASE(expm1)
+        NT_UNARY_CHECKED_CASE(exp2)
+        NT_UNARY_CHECKED_CASE(log2)
+        NT_UNARY_CHECKED_CASE(log10)
+        NT_UNARY_CHECKED_CASE(bit_not)
+#undef NT_UNARY_CHECKED_CASE
         case unary_op::neg:
             if constexpr (std::is_same_v<T, bool>)
                 throw_error(errc::type_mismatch, "neg is not defined on bool tensors; use logical_not (operator !)");
@@ -569,6 +764,35 @@ void run_where(std::span<const std::int64_t> shape, T* out, std::span<const std:
                std::span<const std::int64_t> cs, const T* a, std::span<const std::int64_t> as, const T* b,
                std::span<const std::int64_t> bs) {
     elementwise<T, bool, T, T>(shape, out, os, cond, cs, a, as, b, bs, [](bool c, T x, T y) { return c ? x : y; });
+}
+
+template <class T>
+void run_clip(std::span<const std::int64_t> shape, T* out, std::span<const std::int64_t> os, const T* x,
+              std::span<const std::int64_t> xs, const T* lo, std::span<const std::int64_t> ls, const T* hi,
+              std::span<const std::int64_t> hs) {
+    // np.clip is minimum(maximum(x, lo), hi) with NaN propagating from any operand.
+    // The result is one of the inputs, so half needs no float round trip.
+    elementwise<T, T, T, T>(shape, out, os, x, xs, lo, ls, hi, hs,
+                            [](T v, T l, T h) { return kernels::nan_min(kernels::nan_max(v, l), h); });
+}
+
+template <class T>
+void run_nan_to_num(std::span<const std::int64_t> shape, T* out, std::span<const std::int64_t> os, const T* a,
+                    std::span<const std::int64_t> as, T nan, T posinf, T neginf) {
+    if constexpr (is_floating_element_v<T>) {
+        using M = kernels::compute_t<T>;
+        elementwise<T, T>(shape, out, os, a, as, [nan, posinf, neginf](T x) {
+            const M v = static_cast<M>(x);
+            if (v != v) return nan;
+            if (std::isinf(v)) return v > 0 ? posinf : neginf;
+            return x;
+        });
+    } else {
+        (void)nan;
+        (void)posinf;
+        (void)neginf;
+        elementwise<T, T>(shape, out, os, a, as, [](T x) { return x; });
+    }
 }
 
 template <class T>
@@ -598,6 +822,14 @@ void run_reduce(reduce_op op, std::span<const std::int64_t> shape, std::span<con
                                          const bool*, std::span<const std::int64_t>, const kernel_type*,           \
                                          std::span<const std::int64_t>, const kernel_type*,                        \
                                          std::span<const std::int64_t>);                                           \
+    template void run_clip<kernel_type>(std::span<const std::int64_t>, kernel_type*, std::span<const std::int64_t>,  \
+                                        const kernel_type*, std::span<const std::int64_t>, const kernel_type*,      \
+                                        std::span<const std::int64_t>, const kernel_type*,                          \
+                                        std::span<const std::int64_t>);                                             \
+    template void run_nan_to_num<kernel_type>(std::span<const std::int64_t>, kernel_type*,                         \
+                                              std::span<const std::int64_t>, const kernel_type*,                   \
+                                              std::span<const std::int64_t>, kernel_type, kernel_type,             \
+                                              kernel_type);                                                        \
     template void run_reduce<kernel_type>(reduce_op, std::span<const std::int64_t>, std::span<const bool>, void*,  \
                                           std::span<const std::int64_t>, const kernel_type*,                       \
                                           std::span<const std::int64_t>);                                          \
