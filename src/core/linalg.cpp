@@ -579,9 +579,12 @@ tensor_base matmul(const tensor_base& a, const tensor_base& b) {
     const std::string_view labels_text[2] = {"a", "b"};
     match_options options;
     options.labels = labels_text;
+    options.union_settable = false;  // matmul takes no options: suggest what the caller can do
     plan p;
     mismatch why;
-    if (!try_match_into(specs, options, p, &why)) raise_mismatch(op, why);
+    if (!try_match_into(specs, options, p, &why))
+        throw_error(why.code, std::string(op) + ": the batch axes (all but the last two of each operand; 'a' "
+                                                "and 'b' below are their batch parts) do not match: " + why.message);
     label_list labels;
     labels_from_plan(p, kept, 0, labels);
     name_list out_names;
