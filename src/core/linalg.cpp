@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <string>
@@ -72,7 +73,10 @@ merged merge(std::span<const work_label> w, const index_list& group, int o) {
     merged m;
     for (std::size_t q = 0; q < group.size(); ++q) {
         const work_label& l = w[group[q]];
-        m.count *= l.size;
+        // Saturating: a group of axes that are broadcast (stride 0) in both operands
+        // may describe more elements than int64 holds; packing then refuses it
+        // (invalid_argument from the allocation), instead of overflowing here.
+        m.count = m.count > INT64_MAX / l.size ? INT64_MAX : m.count * l.size;
         // Positive strides only: the BLAS takes no negative or zero leading dimension.
         if (l.stride[o] <= 0) m.ok = false;
         if (q + 1 < group.size() && l.stride[o] != w[group[q + 1]].stride[o] * w[group[q + 1]].size) m.ok = false;

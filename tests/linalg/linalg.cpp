@@ -294,3 +294,12 @@ TEST_CASE("any_tensor forms decide the type at run time", "[linalg]") {
     CHECK(nt::matmul(a, b).as<std::int16_t>().at(1, 3) == 3);
     CHECK(nt::tensordot(a, b, 1).dtype() == nt::dtype::i16);
 }
+
+TEST_CASE("contractions too large for memory or the BLAS are refused, not crashed", "[linalg]") {
+    // Broadcast views describe 2^40 elements each without memory; their outer sum
+    // over both would need 2^80 products.
+    const std::int64_t huge = std::int64_t{1} << 40;
+    const auto a = nt::ones<float>({1}).broadcast_to({huge});
+    const auto e = error_of([&] { (void)nt::einsum("i, j ->", a, a); });
+    CHECK(e.code() == nt::errc::invalid_argument);
+}
