@@ -342,6 +342,8 @@ const subscripts& cached_subscripts(std::string_view text) {
         if (e.text == text) return e.parsed;
     entry e{std::string(text), parse_subscripts(text)};
     constexpr std::size_t capacity = 16;
+    // Reserved once, so that an entry never moves while a caller holds it.
+    if (cache.capacity() < capacity) cache.reserve(capacity);
     if (cache.size() < capacity) {
         cache.push_back(std::move(e));
         return cache.back().parsed;
