@@ -6,6 +6,7 @@ ratio to the memcpy of the nearest byte count measured in the same run, and the 
 of NumPy's time to ours (> 1: ntensor is faster).
 usage: bench_report.py BENCH_OPS_JSON [NUMPY_JSON]
        bench_report.py --io BENCH_IO_JSON [NUMPY_IO_JSON]   (bench_io's table)
+       bench_report.py --linalg BENCH_LINALG_JSON [NUMPY_JSON]   (bench_linalg's table)
 """
 import json
 import sys
@@ -62,7 +63,31 @@ def io_report(ours, numpy):
         print(f"| {label} | {time} | {gbs} | {ratio} | {np_text} | {speedup} |")
 
 
+def linalg_report(ours, numpy):
+    """bench_linalg's rows: best and median time of the repetitions, GFLOP/s, NumPy's
+    time under the same label and the ratio (> 1: ntensor is faster)."""
+    runs = {}
+    for b in ours:
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        seconds = b["real_time"] * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b["time_unit"]]
+        runs.setdefault(b.get("label", b["name"]), []).append((seconds, b.get("FLOP/s", 0.0)))
+    print("| workload | best | median | GFLOP/s (best) | NumPy | NumPy / ntensor (best) |")
+    print("|---|---|---|---|---|---|")
+    for label, rs in runs.items():
+        times = sorted(t for t, _ in rs)
+        best, median = times[0], times[len(times) // 2]
+        flops = max(f for _, f in rs) / 1e9
+        np_time = numpy.get(label)
+        np_text = "" if np_time is None else f"{np_time * 1e3:.2f} ms"
+        ratio = "" if np_time is None else f"{np_time / best:.2f}"
+        print(f"| {label} | {best * 1e3:.2f} ms | {median * 1e3:.2f} ms | {flops:.1f} | {np_text} | {ratio} |")
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--linalg":
+        linalg_report(json.load(open(sys.argv[2]))["benchmarks"], json.load(open(sys.argv[3])) if len(sys.argv) > 3 else {})
+        sys.exit(0)
     if len(sys.argv) > 1 and sys.argv[1] == "--io":
         io_report(json.load(open(sys.argv[2]))["benchmarks"], json.load(open(sys.argv[3])) if len(sys.argv) > 3 else {})
     else:

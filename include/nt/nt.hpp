@@ -13,6 +13,7 @@
 #include "nt/index.hpp"
 #include "nt/indices.hpp"
 #include "nt/layout.hpp"
+#include "nt/linalg.hpp"
 #include "nt/match.hpp"
 #include "nt/name.hpp"
 #include "nt/names.hpp"

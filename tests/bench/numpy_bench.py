@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""NumPy's time for the workloads of bench_ops (or, with --io, of bench_io), on this
+"""NumPy's time for the workloads of bench_ops, bench_structure and bench_linalg
+(or, with --io, of bench_io; with --linalg-both, of bench_linalg alone), on this
 machine, in this run.
 
 Prints JSON: {case label: seconds per call (median of repeats)}. The labels are the
@@ -56,7 +57,51 @@ def io_results():
     return results
 
 
+def linalg_results():
+    """The workloads of bench_linalg, on the OpenBLAS thread count of this process
+    (OPENBLAS_NUM_THREADS, set by linalg_cases)."""
+    threads = os.environ.get("OPENBLAS_NUM_THREADS", "?")
+    results = {}
+    x = np.full((8, 64, 128, 128), 0.5, dtype=np.float32)
+    w = np.full((64, 64), 0.25, dtype=np.float32)
+    label = f"einsum N C H W, C K -> N K H W (8,64,128,128) f32 threads:{threads}"
+    # optimize=True is NumPy's BLAS route (tensordot, then a transposed view);
+    # the default einsum loops without BLAS.
+    results[label] = median_time(lambda: np.einsum("nchw,ck->nkhw", x, w, optimize=True))
+    if threads == "1":
+        results[label + " optimize=False"] = median_time(lambda: np.einsum("nchw,ck->nkhw", x, w), min_seconds=1)
+    for n in (1024,):
+        a = np.full((n, n), 0.5, dtype=np.float32)
+        b = np.full((n, n), 0.25, dtype=np.float32)
+        results[f"matmul ({n},{n}) f32 threads:{threads}"] = median_time(lambda: a @ b)
+    a = np.full((256, 256), 3, dtype=np.int32)
+    b = np.full((256, 256), 5, dtype=np.int32)
+    results[f"matmul (256,256) i32 threads:{threads}"] = median_time(lambda: a @ b)
+    return results
+
+
+def linalg_cases(results):
+    """linalg_results on 1 and 2 OpenBLAS threads, each in a fresh interpreter (the
+    thread count is read when OpenBLAS loads)."""
+    import subprocess
+    for threads in ("1", "2"):
+        env = dict(os.environ, OPENBLAS_NUM_THREADS=threads)
+        out = subprocess.run([sys.executable, __file__, "--linalg"], env=env, check=True,
+                             capture_output=True, text=True).stdout
+        results.update(json.loads(out))
+
+
 def main():
+    if "--linalg" in sys.argv[1:]:
+        json.dump(linalg_results(), sys.stdout, indent=1)
+        print()
+        return
+    if "--linalg-both" in sys.argv[1:]:
+        results = {}
+        linalg_cases(results)
+        json.dump(results, sys.stdout, indent=1)
+        print()
+        return
     if "--io" in sys.argv[1:]:
         json.dump(io_results(), sys.stdout, indent=1)
         print()
@@ -110,6 +155,7 @@ def main():
     ct = base.astype(np.uint16)
     results[f"sum u16 {spec_text(shape)}"] = median_time(lambda: np.sum(ct))
     structure_cases(results)
+    linalg_cases(results)
     json.dump(results, sys.stdout, indent=1)
     print()
 

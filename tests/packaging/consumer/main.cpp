@@ -42,6 +42,13 @@ int main() {
         check(e.code() == nt::errc::invalid_argument, "squeeze error code is invalid_argument");
     }
 
+    // A product: the static library's private BLAS must link through the package.
+    const auto x = nt::arange<float>(6).reshape({2, 3}, {"N", "C"});
+    const auto w = nt::ones<float>({3, 2}, {"C", "K"});
+    const auto y = nt::dot(x, w, "C");
+    check(y.at(1, 0) == 12.0f, "dot over C: 3 + 4 + 5");
+    check(nt::matmul(x.rename({}), w.rename({})).at(0, 1) == 3.0f, "matmul: 0 + 1 + 2");
+
     check(nt::version() == NT_VERSION_STRING, "nt::version() matches the header");
     std::cout << "ntensor " << nt::version() << " consumer: " << (failures ? "FAILED" : "ok") << '\n';
     return failures == 0 ? 0 : 1;
