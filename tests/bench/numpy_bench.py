@@ -156,8 +156,23 @@ def main():
     results[f"sum u16 {spec_text(shape)}"] = median_time(lambda: np.sum(ct))
     structure_cases(results)
     linalg_cases(results)
+    stats_cases(results)
     json.dump(results, sys.stdout, indent=1)
     print()
+
+
+def stats_cases(results):
+    """The workloads of bench_stats, under its labels."""
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-1000, 1000, (4, 8, 32, 64, 64)).astype(np.float32)
+    results["stddev (4,8,32,64,64) over ?,D,H,W"] = median_time(lambda: np.std(x, axis=(0, 2, 3, 4)))
+    c = rng.uniform(-1000, 1000, (1024, 4096)).astype(np.float32)
+    results["cumsum (1024,4096) f32 along W"] = median_time(lambda: np.cumsum(c, axis=1))
+    results["cumsum (1024,4096) f32 along H"] = median_time(lambda: np.cumsum(c, axis=0))
+    s = rng.uniform(-1000, 1000, 10_000_000).astype(np.float32)
+    results["sort 1e7 f32"] = median_time(lambda: np.sort(s))
+    labels = rng.integers(0, 4, 10_000_000).astype(np.uint8)
+    results["unique_counts 1e7 u8"] = median_time(lambda: np.unique(labels, return_counts=True))
 
 
 def structure_cases(results):

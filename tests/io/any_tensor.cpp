@@ -20,13 +20,9 @@ using nt::test::error_message;
 namespace {
 
 /// Calls f(std::type_identity<T>{}) for each element type (nt::test::element_types).
-template <class F, class... T>
-void for_each_type_of(std::tuple<T...>*, F&& f) {
-    (f(std::type_identity<T>{}), ...);
-}
 template <class F>
 void for_each_type(F&& f) {
-    for_each_type_of(static_cast<nt::test::element_types*>(nullptr), std::forward<F>(f));
+    nt::test::for_each_element_type(std::forward<F>(f));
 }
 
 /// The elements in C order as bytes (NaN-safe comparison).

@@ -1,0 +1,279 @@
+// nt/statistics.hpp: statistics over axes given by index or name: variance and
+// standard deviation, NaN-ignoring reductions, cumulative sums and products,
+// median and quantiles, and counts of non-zero elements.
+//
+//     auto img = nt::ones<float>({8, 3, 64, 64}, {"N", "C", "H", "W"});
+//     auto per_channel = nt::stddev(img, {"N", "H", "W"});      // (3 | C)
+//     auto q = nt::quantile(img, 0.99, {"H", "W"}, true);        // (8,3,1,1 | N,C,H,W)
+//
+// Names follow the reductions' rule: reduced axes drop out with their names
+// (keepdims keeps them with size 1); cumsum and cumprod keep every axis. Results are
+// new tensors. Result types are NumPy's (see each function).
+// Throws axis_out_of_range (unknown axis), invalid_argument (an axis listed twice, a
+// quantile outside [0, 1], nanmin/nanmax of an empty reduction).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+#include "nt/axis.hpp"
+#include "nt/detail/tensor_base.hpp"
+#include "nt/elementwise.hpp"
+#include "nt/reduce.hpp"
+#include "nt/tensor.hpp"
+
+namespace nt {
+
+namespace detail {
+
+/// cumsum / cumprod along `axis` into a new tensor of type `result` (the input
+/// converted first); integer results wrap, as NumPy's.
+[[nodiscard]] tensor_base cumulate(const tensor_base& t, const Axis& axis, bool product, dtype result,
+                                   std::string_view op);
+
+/// Per reduced row: the median (quantile < 0) or the linear quantile `q`, as NumPy's
+/// median and quantile (method "linear") compute them, into a new tensor of type
+/// `result`. A row holding a NaN gives NaN.
+[[nodiscard]] tensor_base order_statistic(const tensor_base& t, double q, axes_arg axes, bool every_axis,
+                                          bool keepdims, dtype result, std::string_view op);
+
+/// Throws invalid_argument unless 0 <= q <= 1 (naming the op and the value).
+void check_quantile(double q, std::string_view op);
+
+/// The number of elements each result element reduces (the product of the sizes of
+/// the reduced axes), for var's divisor.
+[[nodiscard]] std::int64_t reduced_count(const tensor_base& t, axes_arg axes, bool every_axis, std::string_view op);
+
+template <class T>
+Tensor<T> nan_as(const Tensor<T>& t, T value) {
+    return nt::where(t != t, nt::scalar(value), t);
+}
+
+template <class T>
+auto variance(std::string_view op, const Tensor<T>& t, axes_arg axes, bool every_axis, std::int64_t ddof,
+              bool keepdims) {
+    // Two passes (NumPy's method): the mean first, then the sum of squared deviations,
+    // so a large mean does not cancel the variance away as E[x^2] - E[x]^2 would.
+    using R = reduce_result_t<reduce_op::mean, T>;           // f64 for integers and bool
+    using F = std::conditional_t<std::is_same_v<R, half>, float, R>;  // half computes in float
+    const Tensor<F> x = t.template astype<F>();
+    Tensor<F> centred = every_axis ? x - nt::mean(x) : x - nt::mean(x, axes, true);
+    centred *= centred;
+    Tensor<F> squares = every_axis ? nt::sum(centred) : nt::sum(centred, axes, keepdims);
+    const std::int64_t n = reduced_count(t.base(), axes, every_axis, op);
+    // NumPy clamps the divisor at 0: n <= ddof gives inf, or NaN for a zero sum.
+    squares /= static_cast<F>(std::max<std::int64_t>(n - ddof, 0));
+    return squares.template astype<R>();
+}
+
+}  // namespace detail
+
+// --- variance and standard deviation ------------------------------------------------------
+
+/// Variance over `axes` (every axis when omitted): sum((x - mean)^2) / (n - ddof), by
+/// two passes (numerically stable). Type: double for integers and bool, else the
+/// element type (half computes in float). As np.var(t, axis, ddof=ddof, keepdims=...).
+template <class T>
+auto var(const Tensor<T>& t, axes_arg axes, std::int64_t ddof = 0, bool keepdims = false) {
+    return detail::variance("var", t, axes, false, ddof, keepdims);
+}
+template <class T>
+auto var(const Tensor<T>& t, const Axis& axis, std::int64_t ddof = 0, bool keepdims = false) {
+    const Axis one[1] = {axis};
+    return detail::variance("var", t, std::span<const Axis>(one), false, ddof, keepdims);
+}
+/// Over every axis with ddof 0 (with another ddof: nt::var(t.flatten(), 0, ddof)).
+template <class T>
+auto var(const Tensor<T>& t) {
+    return detail::variance("var", t, {}, true, 0, false);
+}
+
+/// Standard deviation: sqrt(var(...)) (NumPy's np.std), same arguments and types.
+template <class T>
+auto stddev(const Tensor<T>& t, axes_arg axes, std::int64_t ddof = 0, bool keepdims = false) {
+    return nt::sqrt(var(t, axes, ddof, keepdims));
+}
+template <class T>
+auto stddev(const Tensor<T>& t, const Axis& axis, std::int64_t ddof = 0, bool keepdims = false) {
+    return nt::sqrt(var(t, axis, ddof, keepdims));
+}
+template <class T>
+auto stddev(const Tensor<T>& t) {
+    return nt::sqrt(var(t));
+}
+
+// --- NaN-ignoring reductions ----------------------------------------------------------------
+
+// Each NaN-aware reduction is written once as a body over (t, axes, keepdims,
+// every_axis) in detail, with the three public forms of the reductions around it.
+#define NT_NAN_REDUCTION(fn, ...)                                                                 \
+    namespace detail {                                                                            \
+    template <class T>                                                                            \
+    auto fn##_impl(const Tensor<T>& t, axes_arg axes, bool keepdims, bool every_axis) {           \
+        auto reduce = [&](const auto& x, auto op) { return op(x, axes, keepdims, every_axis); };  \
+        __VA_ARGS__                                                                               \
+    }                                                                                             \
+    }                                                                                             \
+    /** Over `axes`; keepdims keeps them with size 1. */                                          \
+    template <class T>                                                                            \
+    auto fn(const Tensor<T>& t, axes_arg axes, bool keepdims = false) {                           \
+        return detail::fn##_impl(t, axes, keepdims, false);                                       \
+    }                                                                                             \
+    template <class T>                                                                            \
+    auto fn(const Tensor<T>& t, const Axis& axis, bool keepdims = false) {                        \
+        const Axis one[1] = {axis};                                                               \
+        return detail::fn##_impl(t, std::span<const Axis>(one), keepdims, false);                 \
+    }                                                                                             \
+    /** Over every axis (a rank-0 result). */                                                     \
+    template <class T>                                                                            \
+    auto fn(const Tensor<T>& t) {                                                                 \
+        return detail::fn##_impl(t, axes_arg{}, false, true);                                     \
+    }
+
+namespace detail {
+// The reductions with an every-axis flag, for NT_NAN_REDUCTION's bodies.
+inline constexpr auto sum_of = [](const auto& x, axes_arg axes, bool keepdims, bool every) {
+    return every ? nt::sum(x) : nt::sum(x, axes, keepdims);
+};
+inline constexpr auto min_of = [](const auto& x, axes_arg axes, bool keepdims, bool every) {
+    return every ? nt::min(x) : nt::min(x, axes, keepdims);
+};
+inline constexpr auto max_of = [](const auto& x, axes_arg axes, bool keepdims, bool every) {
+    return every ? nt::max(x) : nt::max(x, axes, keepdims);
+};
+inline constexpr auto any_of = [](const auto& x, axes_arg axes, bool keepdims, bool every) {
+    return every ? nt::any(x) : nt::any(x, axes, keepdims);
+};
+inline constexpr auto all_of = [](const auto& x, axes_arg axes, bool keepdims, bool every) {
+    return every ? nt::all(x) : nt::all(x, axes, keepdims);
+};
+}  // namespace detail
+
+/// sum treating NaN as 0 (np.nansum); the type is sum's.
+NT_NAN_REDUCTION(nansum, {
+    if constexpr (is_floating_element_v<T>) return reduce(detail::nan_as(t, T(0)), detail::sum_of);
+    else return reduce(t, detail::sum_of);
+})
+
+/// mean of the elements that are not NaN (np.nanmean): NaN where all are NaN; the
+/// type is mean's.
+NT_NAN_REDUCTION(nanmean, {
+    using R = detail::reduce_result_t<detail::reduce_op::mean, T>;
+    if constexpr (is_floating_element_v<T>) {
+        const Tensor<R> sums = reduce(detail::nan_as(t, T(0)), detail::sum_of).template astype<R>();
+        const Tensor<R> counts = reduce(t == t, detail::sum_of).template astype<R>();
+        return sums / counts;
+    } else {
+        return every_axis ? nt::mean(t) : nt::mean(t, axes, keepdims);
+    }
+})
+
+/// min ignoring NaN (np.nanmin): NaN where all are NaN. Throws invalid_argument for an
+/// empty reduction, as min does.
+NT_NAN_REDUCTION(nanmin, {
+    if constexpr (is_floating_element_v<T>) {
+        const Tensor<T> low = reduce(detail::nan_as(t, T(std::numeric_limits<float>::infinity())), detail::min_of);
+        return nt::where(reduce(t != t, detail::all_of), nt::scalar(T(std::numeric_limits<float>::quiet_NaN())), low);
+    } else {
+        return reduce(t, detail::min_of);
+    }
+})
+
+/// max ignoring NaN (np.nanmax): NaN where all are NaN. Throws invalid_argument for an
+/// empty reduction, as max does.
+NT_NAN_REDUCTION(nanmax, {
+    if constexpr (is_floating_element_v<T>) {
+        const Tensor<T> high =
+            reduce(detail::nan_as(t, T(-std::numeric_limits<float>::infinity())), detail::max_of);
+        return nt::where(reduce(t != t, detail::all_of), nt::scalar(T(std::numeric_limits<float>::quiet_NaN())), high);
+    } else {
+        return reduce(t, detail::max_of);
+    }
+})
+
+/// The number of non-zero elements (NaN counts as non-zero), an int64 tensor
+/// (np.count_nonzero).
+NT_NAN_REDUCTION(count_nonzero, { return reduce(t.template astype<bool>(), detail::sum_of); })
+
+#undef NT_NAN_REDUCTION
+
+// --- cumulative sums and products -------------------------------------------------------------
+
+/// Running sums along `axis` (np.cumsum): the shape and names of `t`, the type of
+/// nt::sum's result (int64 / uint64 for integers and bool: the sums wrap there, as in
+/// NumPy; floats accumulate in order in their own type).
+template <class T>
+auto cumsum(const Tensor<T>& t, const Axis& axis) {
+    using R = detail::reduce_result_t<detail::reduce_op::sum, T>;
+    return Tensor<R>(detail::cumulate(t.base(), axis, false, dtype_of<R>, "cumsum"));
+}
+
+/// Running products along `axis` (np.cumprod); types as cumsum.
+template <class T>
+auto cumprod(const Tensor<T>& t, const Axis& axis) {
+    using R = detail::reduce_result_t<detail::reduce_op::prod, T>;
+    return Tensor<R>(detail::cumulate(t.base(), axis, true, dtype_of<R>, "cumprod"));
+}
+
+// --- median and quantiles ----------------------------------------------------------------------
+
+/// The median over `axes` (every axis when omitted), as np.median: the middle element,
+/// or the mean of the two middle ones; NaN where a reduced row holds a NaN or is
+/// empty. Type: double for integers and bool, else the element type.
+template <class T>
+auto median(const Tensor<T>& t, axes_arg axes, bool keepdims = false) {
+    using R = detail::reduce_result_t<detail::reduce_op::mean, T>;
+    return Tensor<R>(detail::order_statistic(t.base(), -1.0, axes, false, keepdims, dtype_of<R>, "median"));
+}
+template <class T>
+auto median(const Tensor<T>& t, const Axis& axis, bool keepdims = false) {
+    const Axis one[1] = {axis};
+    return median(t, std::span<const Axis>(one), keepdims);
+}
+template <class T>
+auto median(const Tensor<T>& t) {
+    using R = detail::reduce_result_t<detail::reduce_op::mean, T>;
+    return Tensor<R>(detail::order_statistic(t.base(), -1.0, {}, true, false, dtype_of<R>, "median"));
+}
+
+/// The q-th quantile (0 <= q <= 1) over `axes` by NumPy's default method, "linear"
+/// (np.quantile(t, q, axis, keepdims=...)): a double tensor, as NumPy's; NaN where a
+/// reduced row holds a NaN. Throws invalid_argument for q outside [0, 1] or an
+/// empty reduction.
+template <class T>
+Tensor<double> quantile(const Tensor<T>& t, double q, axes_arg axes, bool keepdims = false) {
+    detail::check_quantile(q, "quantile");
+    return Tensor<double>(detail::order_statistic(t.base(), q, axes, false, keepdims, dtype::f64, "quantile"));
+}
+template <class T>
+Tensor<double> quantile(const Tensor<T>& t, double q, const Axis& axis, bool keepdims = false) {
+    const Axis one[1] = {axis};
+    return quantile(t, q, std::span<const Axis>(one), keepdims);
+}
+template <class T>
+Tensor<double> quantile(const Tensor<T>& t, double q) {
+    detail::check_quantile(q, "quantile");
+    return Tensor<double>(detail::order_statistic(t.base(), q, {}, true, false, dtype::f64, "quantile"));
+}
+
+/// quantile with q in percent (np.percentile): percentile(t, 99, ...) is
+/// quantile(t, 0.99, ...).
+template <class T>
+Tensor<double> percentile(const Tensor<T>& t, double p, axes_arg axes, bool keepdims = false) {
+    detail::check_quantile(p / 100.0, "percentile");
+    return quantile(t, p / 100.0, axes, keepdims);
+}
+template <class T>
+Tensor<double> percentile(const Tensor<T>& t, double p, const Axis& axis, bool keepdims = false) {
+    detail::check_quantile(p / 100.0, "percentile");
+    return quantile(t, p / 100.0, axis, keepdims);
+}
+template <class T>
+Tensor<double> percentile(const Tensor<T>& t, double p) {
+    detail::check_quantile(p / 100.0, "percentile");
+    return quantile(t, p / 100.0);
+}
+
+}  // namespace nt

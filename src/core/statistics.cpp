@@ -1,0 +1,313 @@
+// The line-wise algorithms of nt/statistics.hpp and nt/sort.hpp: cumulative sums and
+// products, median and quantiles, sorting, top-k and unique. Each works on a
+// contiguous copy whose processed axis (or reduced axes) comes last, so every line is
+// a contiguous run; the element type is dispatched once per call.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "element_types.hpp"
+#include "nt/error.hpp"
+#include "nt/names.hpp"
+#include "nt/reduce.hpp"
+#include "nt/sort.hpp"
+#include "nt/statistics.hpp"
+
+namespace nt::detail {
+
+namespace {
+
+template <class T>
+constexpr bool is_float_like = std::is_floating_point_v<T> || std::is_same_v<T, half>;
+
+template <class T>
+bool is_nan(T x) {
+    if constexpr (is_float_like<T>) return std::isnan(static_cast<double>(x));
+    else return false;
+}
+
+/// NumPy's sort order: ascending, NaN after every number.
+template <class T>
+bool ascending(T a, T b) {
+    if constexpr (is_float_like<T>) {
+        const double x = static_cast<double>(a), y = static_cast<double>(b);
+        return x < y || (!std::isnan(x) && std::isnan(y));
+    } else {
+        return a < b;
+    }
+}
+
+template <class T>
+bool same_value(T a, T b) {
+    if constexpr (is_float_like<T>) {
+        const double x = static_cast<double>(a), y = static_cast<double>(b);
+        return x == y || (std::isnan(x) && std::isnan(y));
+    } else {
+        return a == b;
+    }
+}
+
+std::size_t axis_index(const tensor_base& t, const Axis& axis, std::string_view op) {
+    return resolve_axis(axis, t.names(), op, t.shape());
+}
+
+/// A writable C-contiguous copy of `t` with axis `a` moved last.
+tensor_base with_axis_last(const tensor_base& t, std::size_t a) {
+    return t.move_axis(static_cast<std::int64_t>(a), -1).clone();
+}
+
+/// Moves the last axis of `lines` back to position `a` and makes it C-contiguous.
+tensor_base axis_back(const tensor_base& lines, std::size_t a) {
+    return lines.move_axis(-1, static_cast<std::int64_t>(a)).contiguous();
+}
+
+template <class T>
+T* elements(const tensor_base& t) {
+    return reinterpret_cast<T*>(t.data());
+}
+
+/// Calls f(type_c<T>) for the element type of `t`.
+template <class F>
+void on_type(const tensor_base& t, F&& f) {
+    visit_dtype(t.type(), std::forward<F>(f));
+}
+
+// Integer running sums and products wrap (two's complement), as NumPy's.
+template <class T>
+T wrapping_add(T a, T b) {
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        using U = std::make_unsigned_t<T>;
+        return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+    } else {
+        return static_cast<T>(a + b);
+    }
+}
+template <class T>
+T wrapping_mul(T a, T b) {
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        using U = std::make_unsigned_t<T>;
+        return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+    } else {
+        return static_cast<T>(a * b);
+    }
+}
+
+}  // namespace
+
+// --- cumsum / cumprod ------------------------------------------------------------------
+
+tensor_base cumulate(const tensor_base& t, const Axis& axis, bool product, dtype result, std::string_view op) {
+    const std::size_t a = axis_index(t, axis, op);
+    tensor_base converted = tensor_base::allocate(result, t.shape(), t.names(), op);
+    converted.assign(t);  // the library's casts: bool -> 0/1, integers widen
+    tensor_base lines = with_axis_last(converted, a);
+    const std::int64_t n = lines.rank() ? lines.shape().back() : 1;
+    if (n > 0) {
+        const std::int64_t rows = lines.size() / n;
+        on_type(lines, [&](auto type) {
+            using T = typename decltype(type)::type;
+            if constexpr (!std::is_same_v<T, bool>) {
+                T* p = elements<T>(lines);
+                for (std::int64_t r = 0; r < rows; ++r, p += n)
+                    for (std::int64_t i = 1; i < n; ++i)
+                        p[i] = product ? wrapping_mul<T>(p[i - 1], p[i]) : wrapping_add<T>(p[i - 1], p[i]);
+            }
+        });
+    }
+    return axis_back(lines, a);
+}
+
+// --- median and quantiles ----------------------------------------------------------------
+
+void check_quantile(double q, std::string_view op) {
+    if (!(q >= 0.0 && q <= 1.0))
+        throw_error(errc::invalid_argument,
+                    std::string(op) + ": the quantile " + std::to_string(q) +
+                        " is outside [0, 1]. Fix: pass a fraction (quantile) or a percentage in [0, 100] "
+                        "(percentile)");
+}
+
+std::int64_t reduced_count(const tensor_base& t, axes_arg axes, bool every_axis, std::string_view op) {
+    reduction_shape rs;
+    plan_reduction(op, reduce_op::sum, t.spec(), axes, every_axis, false, rs);
+    std::int64_t n = 1;
+    for (std::size_t a = 0; a < t.rank(); ++a)
+        if (rs.reduced[a]) n *= t.shape()[a];
+    return n;
+}
+
+namespace {
+
+/// np.median of one sorted row (NaN last): NaN for an empty row or one with a NaN.
+template <class T>
+double median_of_sorted(const T* row, std::int64_t n) {
+    if (n == 0 || is_nan(row[n - 1])) return std::nan("");
+    const std::int64_t h = n / 2;
+    if (n % 2) return static_cast<double>(row[h]);
+    // NumPy takes the mean of the two middle elements: their sum, halved.
+    return (static_cast<double>(row[h - 1]) + static_cast<double>(row[h])) / 2.0;
+}
+
+/// np.quantile(row, q) by method "linear", step by step as NumPy 1.24 computes it
+/// (virtual index (n - 1) * q; NumPy's _lerp), so that results agree to the bit.
+template <class T>
+double quantile_of_sorted(const T* row, std::int64_t n, double q) {
+    if (is_nan(row[n - 1])) return std::nan("");
+    const double virtual_index = static_cast<double>(n - 1) * q;
+    double previous = std::floor(virtual_index);
+    std::int64_t lo = static_cast<std::int64_t>(previous), hi = lo + 1;
+    if (virtual_index >= static_cast<double>(n - 1)) {
+        previous = -1;
+        lo = hi = n - 1;
+    } else if (virtual_index < 0) {
+        previous = 0;
+        lo = hi = 0;
+    }
+    const double gamma = virtual_index - previous;
+    // The difference is taken in the element type (as NumPy's subtract), then widened.
+    double diff;
+    if constexpr (is_float_like<T>) diff = static_cast<double>(static_cast<T>(row[hi] - row[lo]));
+    else diff = static_cast<double>(row[hi]) - static_cast<double>(row[lo]);
+    const double a = static_cast<double>(row[lo]), b = static_cast<double>(row[hi]);
+    return gamma >= 0.5 ? b - diff * (1.0 - gamma) : a + diff * gamma;
+}
+
+}  // namespace
+
+tensor_base order_statistic(const tensor_base& t, double q, axes_arg axes, bool every_axis, bool keepdims,
+                            dtype result, std::string_view op) {
+    reduction_shape rs;
+    plan_reduction(op, reduce_op::sum, t.spec(), axes, every_axis, keepdims, rs);
+    // Kept axes first, reduced ones last: each result element is one contiguous row.
+    std::vector<Axis> order;
+    std::int64_t n = 1;
+    for (std::size_t a = 0; a < t.rank(); ++a)
+        if (!rs.reduced[a]) order.push_back(static_cast<std::int64_t>(a));
+    for (std::size_t a = 0; a < t.rank(); ++a)
+        if (rs.reduced[a]) {
+            order.push_back(static_cast<std::int64_t>(a));
+            n *= t.shape()[a];
+        }
+    if (q >= 0 && n == 0)
+        throw_error(errc::invalid_argument, std::string(op) + " of " + t.describe() +
+                                                " reduces over zero elements. Fix: check that the reduced axes "
+                                                "are not empty");
+    tensor_base rows = t.permute(std::span<const Axis>(order.data(), order.size())).clone();
+    const dims out_shape = rs.result.sizes();
+    small_vector<name, 8> out_names;
+    for (const axis_spec& ax : rs.result) out_names.push_back(ax.name);
+    tensor_base out = tensor_base::allocate(dtype::f64, out_shape.span(), out_names.span(), op);
+    const std::int64_t count = out.size();
+    double* dst = elements<double>(out);
+    on_type(rows, [&](auto type) {
+        using T = typename decltype(type)::type;
+        T* row = elements<T>(rows);
+        for (std::int64_t r = 0; r < count; ++r, row += n) {
+            std::sort(row, row + n, ascending<T>);
+            dst[r] = q < 0 ? median_of_sorted(row, n) : quantile_of_sorted(row, n, q);
+        }
+    });
+    if (result == dtype::f64) return out;
+    tensor_base narrowed = tensor_base::allocate(result, out_shape.span(), out_names.span(), op);
+    narrowed.assign(out);
+    return narrowed;
+}
+
+// --- sort, argsort, top-k, unique --------------------------------------------------------------
+
+tensor_base sort_along(const tensor_base& t, const Axis& axis, bool indices, std::string_view op) {
+    const std::size_t a = axis_index(t, axis, op);
+    tensor_base lines = with_axis_last(t, a);
+    const std::int64_t n = lines.rank() ? lines.shape().back() : 1;
+    tensor_base positions;
+    if (indices) positions = tensor_base::allocate(dtype::i64, lines.shape(), lines.names(), op);
+    if (n > 0) {
+        const std::int64_t rows = lines.size() / n;
+        on_type(lines, [&](auto type) {
+            using T = typename decltype(type)::type;
+            T* row = elements<T>(lines);
+            std::int64_t* pos = indices ? elements<std::int64_t>(positions) : nullptr;
+            for (std::int64_t r = 0; r < rows; ++r, row += n) {
+                if (!indices) {
+                    std::stable_sort(row, row + n, ascending<T>);
+                    continue;
+                }
+                std::iota(pos, pos + n, std::int64_t{0});
+                std::stable_sort(pos, pos + n, [&](std::int64_t i, std::int64_t j) { return ascending(row[i], row[j]); });
+                pos += n;
+            }
+        });
+    }
+    return axis_back(indices ? positions : lines, a);
+}
+
+std::pair<tensor_base, tensor_base> top_k(const tensor_base& t, std::int64_t k, const Axis& axis) {
+    const std::size_t a = axis_index(t, axis, "topk");
+    const std::int64_t n = t.shape()[a];
+    if (k < 0 || k > n)
+        throw_error(errc::invalid_argument, "topk: k = " + std::to_string(k) + " for axis " + axis.str() + " of size " +
+                                                std::to_string(n) + " of tensor " + t.describe() +
+                                                ". Fix: choose k between 0 and the axis size");
+    const tensor_base lines = with_axis_last(t, a);
+    std::vector<std::int64_t> shape(lines.shape().begin(), lines.shape().end());
+    shape.back() = k;
+    tensor_base values = tensor_base::allocate(t.type(), shape, lines.names(), "topk");
+    tensor_base positions = tensor_base::allocate(dtype::i64, shape, lines.names(), "topk");
+    if (k > 0) {
+        const std::int64_t rows = lines.size() / n;
+        on_type(lines, [&](auto type) {
+            using T = typename decltype(type)::type;
+            const T* row = elements<T>(lines);
+            T* val = elements<T>(values);
+            std::int64_t* pos = elements<std::int64_t>(positions);
+            std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+            // Largest first: b before a when a sorts before b (NaN is the largest).
+            auto larger = [&](std::int64_t i, std::int64_t j) { return ascending(row[j], row[i]); };
+            for (std::int64_t r = 0; r < rows; ++r, row += n, val += k, pos += k) {
+                std::iota(order.begin(), order.end(), std::int64_t{0});
+                std::stable_sort(order.begin(), order.end(), larger);
+                for (std::int64_t i = 0; i < k; ++i) {
+                    pos[i] = order[static_cast<std::size_t>(i)];
+                    val[i] = row[pos[i]];
+                }
+            }
+        });
+    }
+    return {axis_back(values, a), axis_back(positions, a)};
+}
+
+tensor_base unique_values(const tensor_base& t, tensor_base* counts) {
+    const std::int64_t total = t.size();
+    const std::int64_t all[1] = {total};
+    tensor_base sorted = t.reshape(all, order::c).clone();
+    std::vector<std::int64_t> run_lengths;
+    std::int64_t distinct = 0;
+    on_type(sorted, [&](auto type) {
+        using T = typename decltype(type)::type;
+        T* p = elements<T>(sorted);
+        std::sort(p, p + total, ascending<T>);
+        for (std::int64_t i = 0; i < total; ++i) {
+            if (distinct > 0 && same_value(p[distinct - 1], p[i])) {
+                ++run_lengths.back();
+            } else {
+                p[distinct++] = p[i];
+                run_lengths.push_back(1);
+            }
+        }
+    });
+    const std::int64_t out_shape[1] = {distinct};
+    tensor_base values = tensor_base::allocate(t.type(), out_shape, {}, "unique");
+    if (distinct > 0) std::memcpy(values.data(), sorted.data(), static_cast<std::size_t>(distinct) * t.element_size());
+    if (counts) {
+        *counts = tensor_base::allocate(dtype::i64, out_shape, {}, "unique_counts");
+        if (distinct > 0)
+            std::memcpy(counts->data(), run_lengths.data(), run_lengths.size() * sizeof(std::int64_t));
+    }
+    return values;
+}
+
+}  // namespace nt::detail

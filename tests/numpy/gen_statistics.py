@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Oracle cases for nt/statistics.hpp and nt/sort.hpp: var, stddev (ddof), nansum,
+nanmean, nanmin, nanmax, count_nonzero, cumsum, cumprod, median, quantile, sort,
+argsort, topk, unique and unique_counts, over random tensors of every element type
+(NaN and inf among the floats, zero-size axes, axes by index or by name, keepdims;
+float64 variances also of data around 1e8 with noise of 0.1),
+and what NumPy gives, or that the call must throw. Run by CTest before
+test_stats's [numpy] cases (tests/stats/numpy_statistics.cpp).
+
+Output (line based; a shape is "<rank> <sizes...>", names one token per axis, "?"
+for an unnamed axis; an axis is an integer or a name; "-" for every axis):
+
+    # seed <S> count <N>
+    case <id> <op> <dtype> <args...>
+    input <shape> <names> values <v...>
+    out <dtype> <shape> <names> values <v...>     (one line per result)
+or  error <code>
+    end
+
+Operations and their arguments:
+    var|stddev <ddof> <keepdims> <k> <axes...>   np.var / np.std (k = -1: every axis)
+    nansum|nanmean|nanmin|nanmax|count_nonzero|median <keepdims> <k> <axes...>
+    quantile <q> <keepdims> <k> <axes...>        np.quantile, method "linear"
+    cumsum|cumprod|sort|argsort <axis>           (argsort: kind="stable")
+    topk <k> <axis>                              the k largest, largest first, NaN largest
+    unique | unique_counts                       np.unique(a, return_counts=...)
+"""
+import argparse
+import math
+import random
+import warnings
+
+import numpy as np
+
+NAMES = ["A", "B", "C", "D"]
+DTYPES = {
+    "b8": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+    "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
+    "f16": np.float16, "f32": np.float32, "f64": np.float64,
+}
+TAG = {np.dtype(v): k for k, v in DTYPES.items()}
+FLOATS = ("f16", "f32", "f64")
+REDUCTIONS = ("nansum", "nanmean", "nanmin", "nanmax", "count_nonzero", "median")
+ALONG = ("cumsum", "cumprod", "sort", "argsort")
+
+
+def fmt(v):
+    if isinstance(v, (bool, np.bool_)):
+        return "1" if v else "0"
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    v = float(v)
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return repr(v)
+
+
+def shape_text(shape):
+    return " ".join([str(len(shape))] + [str(s) for s in shape])
+
+
+def names_text(names, rank):
+    return " ".join(names if names else ["?"] * rank)
+
+
+def rand_values(rng, tag, shape):
+    n = int(np.prod(shape)) if shape else 1
+    if tag == "b8":
+        return np.array([rng.random() < 0.5 for _ in range(n)], dtype=np.bool_).reshape(shape)
+    if tag in FLOATS:
+        pool = [rng.uniform(-100, 100) for _ in range(n)]
+        # Repeated values exercise stable order; NaN and inf the special cases.
+        for i in range(n):
+            r = rng.random()
+            if r < 0.08:
+                pool[i] = float("nan")
+            elif r < 0.11:
+                pool[i] = rng.choice([float("inf"), -float("inf")])
+            elif r < 0.3:
+                pool[i] = float(rng.randint(-3, 3))
+        return np.array(pool, dtype=np.float64).astype(DTYPES[tag]).reshape(shape)
+    info = np.iinfo(DTYPES[tag])
+    lo, hi = max(info.min, -50), min(info.max, 50)
+    if rng.random() < 0.15:  # values near the limits: wrap-around of cumsum / cumprod
+        lo, hi = max(info.min, -(2 ** 62)), min(info.max, 2 ** 62)
+    return np.array([rng.randint(lo, hi) for _ in range(n)], dtype=np.int64 if lo < 0 else np.uint64) \
+        .astype(DTYPES[tag]).reshape(shape)
+
+
+def axis_token(rng, a, rank, names):
+    if names and rng.random() < 0.5:
+        return names[a]
+    return str(a - rank if rng.random() < 0.3 else a)
+
+
+class Case:
+    def __init__(self, op, tag, args):
+        self.op, self.tag, self.args = op, tag, [str(a) for a in args]
+        self.input = None
+        self.outs = []
+        self.error = None
+
+    def write(self, out, cid):
+        out.write(f"case {cid} {self.op} {self.tag} {' '.join(self.args)}\n")
+        a, names = self.input
+        out.write(f"input {shape_text(a.shape)} {names_text(names, a.ndim)} values "
+                  f"{' '.join(fmt(v) for v in a.ravel())}\n")
+        if self.error:
+            out.write(f"error {self.error}\n")
+        for r, rnames in self.outs:
+            r = np.asarray(r)
+            out.write(f"out {TAG[r.dtype]} {shape_text(r.shape)} {names_text(rnames, r.ndim)} values "
+                      f"{' '.join(fmt(v) for v in r.ravel())}\n")
+        out.write("end\n")
+
+
+def reduced_names(names, rank, axes, keepdims):
+    if not names:
+        return None
+    if keepdims:
+        return list(names)
+    return [names[a] for a in range(rank) if a not in axes]
+
+
+def gen_case(rng):
+    op = rng.choice(["var", "stddev"] + list(REDUCTIONS) + ["quantile"] + list(ALONG) +
+                    ["topk", "unique", "unique_counts"])
+    tag = rng.choice(list(DTYPES))
+    if op == "quantile" and tag == "b8":
+        tag = "u8"  # NumPy's quantile cannot subtract booleans
+    rank = rng.randint(0 if op in REDUCTIONS or op in ("var", "stddev", "unique", "unique_counts", "quantile")
+                       else 1, 3)
+    shape = tuple(rng.randint(1, 5) if rng.random() > 0.06 else 0 for _ in range(rank))
+    names = rng.sample(NAMES, rank) if rank and rng.random() < 0.5 else None
+    a = rand_values(rng, tag, shape)
+    if op in ("var", "stddev") and tag == "f64" and rng.random() < 0.4:
+        # A large mean: a one-pass E[x^2] - E[x]^2 loses every digit here.
+        a = a / 1000.0 + 1e8
+
+    if op in ("unique", "unique_counts"):
+        c = Case(op, tag, [])
+        c.input = (a, names)
+        if op == "unique":
+            c.outs.append((np.unique(a), None))
+        else:
+            values, counts = np.unique(a, return_counts=True)
+            c.outs += [(values, None), (counts.astype(np.int64), None)]
+        return c
+
+    if op in ALONG or op == "topk":
+        ax = rng.randrange(rank)
+        tok = axis_token(rng, ax, rank, names)
+        if op == "topk":
+            k = rng.randint(0, shape[ax] + 1) if rng.random() > 0.05 else shape[ax] + 1
+            c = Case(op, tag, [k, tok])
+            c.input = (a, names)
+            if k > shape[ax]:
+                c.error = "invalid_argument"
+                return c
+            moved = np.moveaxis(a, ax, -1)
+            vals = np.empty(moved.shape[:-1] + (k,), dtype=a.dtype)
+            idx = np.empty(moved.shape[:-1] + (k,), dtype=np.int64)
+            for pos in np.ndindex(moved.shape[:-1]):
+                row = moved[pos]
+                def key(i):
+                    v = row[i].item()
+                    if isinstance(v, float) and math.isnan(v):
+                        return (0, 0)
+                    return (1, -v)
+                order = sorted(range(len(row)), key=key)[:k]
+                idx[pos] = order
+                vals[pos] = row[order]
+            c.outs += [(np.moveaxis(vals, -1, ax), names), (np.moveaxis(idx, -1, ax), names)]
+            return c
+        c = Case(op, tag, [tok])
+        c.input = (a, names)
+        if op == "cumsum":
+            r = np.cumsum(a, axis=ax)
+        elif op == "cumprod":
+            r = np.cumprod(a, axis=ax)
+        elif op == "sort":
+            r = np.sort(a, axis=ax, kind="stable")
+        else:
+            r = np.argsort(a, axis=ax, kind="stable").astype(np.int64)
+        c.outs.append((r, names))
+        return c
+
+    keepdims = rng.random() < 0.3
+    if rank == 0 or rng.random() < 0.25:
+        axes, toks = tuple(range(rank)), None
+    else:
+        axes = tuple(sorted(rng.sample(range(rank), rng.randint(1, rank))))
+        toks = [axis_token(rng, x, rank, names) for x in axes]
+        rng.shuffle(toks)
+    every = toks is None
+    if every:
+        keepdims = False
+    axis_args = [-1] if every else [len(toks)] + toks
+    np_axis = None if every else axes
+    if op in ("var", "stddev"):
+        ddof = rng.choice([0, 0, 1, 2])
+        c = Case(op, tag, [ddof, int(keepdims)] + axis_args)
+    elif op == "quantile":
+        q = rng.choice([0.0, 1.0, 0.5, 0.25, 0.9, round(rng.random(), 3)])
+        c = Case(op, tag, [q, int(keepdims)] + axis_args)
+    else:
+        c = Case(op, tag, [int(keepdims)] + axis_args)
+    c.input = (a, names)
+    n = int(np.prod([shape[x] for x in axes])) if axes else 1
+    rnames = reduced_names(names, rank, axes if not every else tuple(range(rank)), keepdims)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            if op in ("var", "stddev"):
+                fn = np.var if op == "var" else np.std
+                if tag == "f16":
+                    # ntensor computes half variances in float32 and rounds once;
+                    # NumPy's float16 sums of squares overflow past 65504.
+                    r = fn(a.astype(np.float32), axis=np_axis, ddof=ddof, keepdims=keepdims).astype(np.float16)
+                else:
+                    r = fn(a, axis=np_axis, ddof=ddof, keepdims=keepdims)
+            elif op in ("nanmin", "nanmax"):
+                if n == 0:
+                    c.error = "invalid_argument"
+                    return c
+                x = a
+                if tag in FLOATS:
+                    r = (np.nanmin if op == "nanmin" else np.nanmax)(x, axis=np_axis, keepdims=keepdims)
+                else:
+                    r = (np.min if op == "nanmin" else np.max)(x, axis=np_axis, keepdims=keepdims)
+            elif op == "nansum":
+                r = np.nansum(a, axis=np_axis, keepdims=keepdims)
+            elif op == "nanmean":
+                r = np.nanmean(a, axis=np_axis, keepdims=keepdims)
+            elif op == "count_nonzero":
+                r = np.asarray(np.count_nonzero(a, axis=np_axis, keepdims=keepdims)).astype(np.int64)
+            elif op == "median":
+                r = np.median(a, axis=np_axis, keepdims=keepdims)
+            else:
+                if n == 0:
+                    c.error = "invalid_argument"
+                    return c
+                if tag not in FLOATS:
+                    # NumPy subtracts neighbours in the integer type, which wraps for
+                    # values over half its range; ntensor subtracts in float64, as
+                    # NumPy does on the array converted to float64.
+                    a = a.astype(np.float64)
+                if every or len(axes) == rank:
+                    # A 0-d result makes NumPy 1.24 keep float16 / float32 (value-based
+                    # casting); ntensor always computes in float64, as NumPy does for
+                    # arrays: take that path through a (1, n) view.
+                    r = np.quantile(a.reshape(1, -1), q, axis=1)[0]
+                    if keepdims:
+                        r = np.asarray(r).reshape((1,) * rank)
+                else:
+                    r = np.quantile(a, q, axis=np_axis, keepdims=keepdims)
+    c.outs.append((np.asarray(r), rnames))
+    return c
+
+
+def main():
+    warnings.simplefilter("ignore")  # overflow in integer cumprod, all-NaN slices: expected
+    np.seterr(all="ignore")
+    p = argparse.ArgumentParser()
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--count", type=int, default=1000)
+    p.add_argument("--out", required=True)
+    args = p.parse_args()
+    rng = random.Random(args.seed)
+    with open(args.out, "w") as out:
+        out.write(f"# seed {args.seed} count {args.count}\n")
+        for cid in range(args.count):
+            while True:
+                try:
+                    case = gen_case(rng)
+                    break
+                except (ValueError, TypeError):
+                    # NumPy itself refuses a few corners (np.median of a zero-size
+                    # kept axis); draw another case.
+                    continue
+            case.write(out, cid)
+
+
+if __name__ == "__main__":
+    main()

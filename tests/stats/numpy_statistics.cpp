@@ -1,0 +1,286 @@
+// nt/statistics.hpp and nt/sort.hpp against NumPy: replays the cases written by
+// tests/numpy/gen_statistics.py (its docstring has the format) for every element
+// type: the result's dtype, shape, names and values, or the error code. Integer
+// results compare exactly; floating ones within a few units of their precision
+// (the library and NumPy may sum in another order).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "nt/nt.hpp"
+#include "nt_test_types.hpp"
+
+namespace {
+
+struct operand {
+    std::vector<std::int64_t> shape;
+    std::vector<std::string> names;
+    std::vector<std::string> values;
+    std::string dtype;  // results only
+};
+
+struct oracle_case {
+    std::string header, op, dtype;
+    std::vector<std::string> args;
+    operand input;
+    std::vector<operand> outs;
+    std::string error;
+};
+
+operand read_operand(std::istringstream& in, bool with_dtype) {
+    operand o;
+    if (with_dtype) in >> o.dtype;
+    std::size_t rank = 0;
+    in >> rank;
+    o.shape.resize(rank);
+    for (auto& s : o.shape) in >> s;
+    o.names.resize(rank);
+    for (auto& n : o.names) in >> n;
+    std::string word;
+    in >> word;  // "values"
+    for (std::string v; in >> v;) o.values.push_back(v);
+    return o;
+}
+
+std::vector<oracle_case> read_cases(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) FAIL("cannot open " << path << " (run the fixture test stats_numpy_generate)");
+    std::vector<oracle_case> cases;
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream ls(line);
+        std::string kind;
+        ls >> kind;
+        if (kind == "case") {
+            oracle_case c;
+            c.header = line;
+            std::string id;
+            ls >> id >> c.op >> c.dtype;
+            for (std::string w; ls >> w;) c.args.push_back(w);
+            cases.push_back(std::move(c));
+        } else if (kind == "input") {
+            cases.back().input = read_operand(ls, false);
+        } else if (kind == "out") {
+            cases.back().outs.push_back(read_operand(ls, true));
+        } else if (kind == "error") {
+            ls >> cases.back().error;
+        }
+    }
+    return cases;
+}
+
+nt::Axis axis_of(const std::string& token) {
+    if (!token.empty() && (std::isdigit(static_cast<unsigned char>(token[0])) || token[0] == '-'))
+        return nt::Axis(std::stoll(token));
+    return nt::Axis(token);
+}
+
+/// A value of T from its text: integers exactly, floating values by strtod.
+template <class T>
+T parse(const std::string& text) {
+    if constexpr (std::is_same_v<T, bool>) {
+        return text != "0";
+    } else if constexpr (std::is_integral_v<T>) {
+        T v{};
+        std::from_chars(text.data(), text.data() + text.size(), v);
+        return v;
+    } else {
+        return static_cast<T>(std::strtod(text.c_str(), nullptr));
+    }
+}
+
+template <class T>
+nt::Tensor<T> make(const operand& o) {
+    std::vector<T> v;
+    for (const auto& s : o.values) v.push_back(parse<T>(s));
+    auto t = nt::empty<T>(o.shape);
+    std::copy(v.begin(), v.end(), t.begin());
+    std::vector<nt::name> names;
+    bool named = false;
+    for (const auto& n : o.names) {
+        names.push_back(n == "?" ? nt::name{} : nt::name(n));
+        named = named || n != "?";
+    }
+    return named ? t.rename(names) : t;
+}
+
+/// Relative tolerance by result type: sums may be ordered differently.
+template <class R>
+double tolerance() {
+    if constexpr (std::is_same_v<R, nt::half>) return 4e-3;
+    else if constexpr (std::is_same_v<R, float>) return 2e-6;
+    else return 1e-11;
+}
+
+/// The largest finite |value| of the input times its element count: the scale of the
+/// rounding error of a sum whose order differs from NumPy's (pairwise vs blocked).
+double error_scale(const operand& input) {
+    double largest = 0;
+    for (const auto& v : input.values) {
+        const double x = std::fabs(std::strtod(v.c_str(), nullptr));
+        if (std::isfinite(x)) largest = std::max(largest, x);
+    }
+    return largest * static_cast<double>(std::max<std::size_t>(input.values.size(), 1));
+}
+
+/// How close a floating result must be: within epsilon (relative) or margin.
+struct closeness {
+    double scale = 0;      // see error_scale; 0: relative only
+    double epsilon = 0;    // a floor under the type's tolerance
+};
+
+template <class R>
+void same_values(const nt::Tensor<R>& got, const operand& want, closeness near) {
+    const std::vector<R> values(got.begin(), got.end());
+    REQUIRE(values.size() == want.values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        INFO("element " << i << ": want " << want.values[i]);
+        if constexpr (nt::is_floating_element_v<R>) {
+            const double g = static_cast<double>(values[i]);
+            const double w = std::strtod(want.values[i].c_str(), nullptr);
+            if (std::isnan(w) || std::isinf(w)) {
+                CHECK(((std::isnan(w) && std::isnan(g)) || g == w));
+            } else {
+                CHECK(g == Approx(w)
+                               .epsilon(std::max(tolerance<R>(), near.epsilon))
+                               .margin(tolerance<R>() * near.scale));
+            }
+        } else {
+            CHECK(values[i] == parse<R>(want.values[i]));
+        }
+    }
+}
+
+template <class R>
+void check_result(const nt::Tensor<R>& got, const operand& want, closeness near) {
+    CHECK(nt::to_string(got.dtype()) == want.dtype);
+    REQUIRE(std::vector<std::int64_t>(got.shape().begin(), got.shape().end()) == want.shape);
+    std::vector<std::string> names;
+    for (nt::name n : got.names()) names.emplace_back(n ? std::string(n.str()) : "?");
+    CHECK(names == want.names);
+    same_values(got, want, near);
+}
+
+struct reduction_args {
+    bool every = false;
+    std::vector<nt::Axis> axes;
+    bool keepdims = false;
+};
+
+/// "<keepdims> <k> <axes...>" from position `at` of the arguments.
+reduction_args reduction_from(const std::vector<std::string>& args, std::size_t at) {
+    reduction_args r;
+    r.keepdims = args.at(at) == "1";
+    const int k = std::stoi(args.at(at + 1));
+    r.every = k < 0;
+    for (int i = 0; i < k; ++i) r.axes.push_back(axis_of(args.at(at + 2 + static_cast<std::size_t>(i))));
+    return r;
+}
+
+template <class T>
+void run_case(const oracle_case& c) {
+    const nt::Tensor<T> t = make<T>(c.input);
+    const auto& outs = c.outs;
+    const auto& op = c.op;
+    // Variances compare relatively only (their inputs may sit around 1e8, where a
+    // margin from the input's size would hide a one-pass formula's lost digits); the
+    // two passes' sums still differ from NumPy's in order, by up to about 1e-7 there.
+    const bool variance = op == "var" || op == "stddev";
+    const closeness near = variance ? closeness{0, 1e-6} : closeness{error_scale(c.input), 0};
+    auto check = [&](const auto& got, std::size_t k = 0) { check_result(got, outs.at(k), near); };
+    if (op == "var" || op == "stddev") {
+        const std::int64_t ddof = std::stoll(c.args.at(0));
+        const reduction_args r = reduction_from(c.args, 1);
+        const bool var = op == "var";
+        // Every axis with a ddof: the flattened tensor's one axis.
+        if (r.every && ddof == 0) var ? check(nt::var(t)) : check(nt::stddev(t));
+        else if (r.every) var ? check(nt::var(t.flatten(), 0, ddof)) : check(nt::stddev(t.flatten(), 0, ddof));
+        else var ? check(nt::var(t, r.axes, ddof, r.keepdims)) : check(nt::stddev(t, r.axes, ddof, r.keepdims));
+        return;
+    }
+    if (op == "quantile") {
+        const double q = std::stod(c.args.at(0));
+        const reduction_args r = reduction_from(c.args, 1);
+        check(r.every ? nt::quantile(t, q) : nt::quantile(t, q, r.axes, r.keepdims));
+        return;
+    }
+    const auto reduce_with = [&](auto every_axis, auto with_axes) {
+        const reduction_args r = reduction_from(c.args, 0);
+        if (r.every) check(every_axis());
+        else check(with_axes(nt::axes_arg(r.axes), r.keepdims));
+    };
+#define NT_STAT_CASE(fn)                                                                                  \
+    if (op == #fn) {                                                                                      \
+        reduce_with([&] { return nt::fn(t); }, [&](nt::axes_arg axes, bool keep) { return nt::fn(t, axes, keep); }); \
+        return;                                                                                           \
+    }
+    NT_STAT_CASE(nansum)
+    NT_STAT_CASE(nanmean)
+    NT_STAT_CASE(nanmin)
+    NT_STAT_CASE(nanmax)
+    NT_STAT_CASE(count_nonzero)
+    NT_STAT_CASE(median)
+#undef NT_STAT_CASE
+    if (op == "cumsum") return check(nt::cumsum(t, axis_of(c.args.at(0))));
+    if (op == "cumprod") return check(nt::cumprod(t, axis_of(c.args.at(0))));
+    if (op == "sort") return check(nt::sort(t, axis_of(c.args.at(0))));
+    if (op == "argsort") return check(nt::argsort(t, axis_of(c.args.at(0))));
+    if (op == "topk") {
+        auto [values, indices] = nt::topk(t, std::stoll(c.args.at(0)), axis_of(c.args.at(1)));
+        check(values, 0);
+        check(indices, 1);
+        return;
+    }
+    if (op == "unique") return check(nt::unique(t));
+    if (op == "unique_counts") {
+        auto [values, counts] = nt::unique_counts(t);
+        check(values, 0);
+        check(counts, 1);
+        return;
+    }
+    FAIL("unknown op " << op);
+}
+
+/// Replays one data file, dispatching each case on its element type.
+std::size_t replay(const std::string& path) {
+    const auto cases = read_cases(path);
+    REQUIRE(cases.size() > 100);
+    std::size_t checked = 0;
+    for (const oracle_case& c : cases) {
+        INFO(c.header);
+        bool known = false;
+        nt::test::for_each_element_type([&](auto type) {
+            using T = typename decltype(type)::type;
+            if (nt::to_string(nt::dtype_of<T>) != c.dtype) return;
+            known = true;
+            if (!c.error.empty()) {
+                try {
+                    run_case<T>(c);
+                    FAIL("expected nt::error " << c.error);
+                } catch (const nt::error& e) {
+                    CHECK(nt::to_string(e.code()) == c.error);
+                }
+            } else {
+                run_case<T>(c);
+            }
+        });
+        REQUIRE(known);
+        ++checked;
+    }
+    return checked;
+}
+
+}  // namespace
+
+TEST_CASE("statistics and sorting against NumPy, every element type", "[numpy][stats]") {
+    const std::string dir = NT_TEST_DATA_DIR;
+    CHECK(replay(dir + "/statistics_fixed.txt") >= 3000);
+    CHECK(replay(dir + "/statistics_fresh.txt") >= 1000);
+}
