@@ -4,6 +4,7 @@
 #include "core_testing.hpp"
 
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -17,8 +18,10 @@ namespace {
 const std::string example = std::string(NT_SOURCE_DIR) + "/examples/specs/segmentation_pipeline.json";
 const std::string files_dir = std::string(NT_TEST_DATA_DIR) + "/pipeline";
 
-/// Writes `text` as `name` next to the .npy files and loads it.
+/// Writes `text` as `name` next to the .npy files and loads it. The folder is made
+/// here too: the cases without .npy files run without the NumPy fixture, maybe first.
 nt::pipeline_config load_text(const std::string& name, const std::string& text) {
+    std::filesystem::create_directories(files_dir);
     const std::string path = files_dir + "/" + name;
     std::ofstream(path) << text;
     return nt::load_config(path);
