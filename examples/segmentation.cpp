@@ -4,7 +4,8 @@
 //   logits (?, CLASS, H, W)   a batch of 2 images, 3 classes, 4x6 pixels
 //   truth  (?, H, W)          the true class of every pixel
 //
-// softmax over CLASS, one-hot truth, then Dice and IoU per class.
+// softmax over CLASS, one-hot truth, then Dice and IoU per class; the confusion
+// matrix of the hard predictions (bincount) and the hard Dice and IoU from it.
 #include <cstdint>
 #include <iomanip>
 #include <iostream>
@@ -26,10 +27,10 @@ int main() {
     auto e = nt::exp(logits - nt::max(logits, "CLASS", true));
     auto prob = e / nt::sum(e, "CLASS", true);
 
-    // One-hot truth: the class ids (CLASS) viewed over prob's axes, compared with
-    // truth (?,H,W): CLASS is inserted for truth by name, ? / H / W pair up.
-    auto ids = nt::arange<std::int32_t>(classes).rename({"CLASS"});
-    auto onehot = nt::astype<float>(ids.broadcast_like(prob) == truth);
+    // [one-hot]
+    // One-hot truth: a CLASS axis inserted at position 1, as prob has it.
+    auto onehot = nt::one_hot<float>(truth, classes, 1, "CLASS");
+    // [one-hot]
 
     // Per class: sums over the batch (unnamed axis 0) and the pixels, by name.
     auto intersection = nt::sum(prob * onehot, {0, "H", "W"});
@@ -59,4 +60,20 @@ int main() {
         std::cout << "class " << c << ": pixels " << std::setw(4) << actual.at(c) << "  dice " << dice.at(c)
                   << "  iou " << iou.at(c) << "\n";
     std::cout << "pixel accuracy " << accuracy.at() << "\n";
+
+    // [confusion]
+    // The confusion matrix of the hard predictions: truth * K + pred, counted.
+    auto pairs = (nt::astype<std::int64_t>(truth) * classes + hard).flatten();
+    auto confusion = nt::bincount(pairs, classes * classes).reshape({classes, classes}, {"TRUTH", "PRED"});
+    std::cout << "confusion (rows: truth, columns: prediction)\n" << confusion << "\n";
+    // Hard Dice and IoU per class from it: the diagonal (einsum "k k -> k"), the row
+    // sums (true pixels) and the column sums (predicted pixels), all named CLASS.
+    auto hits = nt::einsum("k k -> k", confusion.rename({})).rename({"CLASS"});
+    auto true_pixels = nt::sum(confusion, "PRED").rename({"CLASS"});
+    auto predicted_pixels = nt::sum(confusion, "TRUTH").rename({"CLASS"});
+    auto hard_dice = nt::astype<double>(hits * 2) / nt::astype<double>(true_pixels + predicted_pixels);
+    auto hard_iou = nt::astype<double>(hits) / nt::astype<double>(true_pixels + predicted_pixels - hits);
+    for (std::int64_t c = 0; c < classes; ++c)
+        std::cout << "class " << c << ": hard dice " << hard_dice.at(c) << "  hard iou " << hard_iou.at(c) << "\n";
+    // [confusion]
 }

@@ -23,6 +23,7 @@
 #include "nt/print.hpp"
 #include "nt/promote.hpp"
 #include "nt/rearrange.hpp"
+#include "nt/segmentation.hpp"
 #include "nt/reduce.hpp"
 #include "nt/shape_config.hpp"
 #include "nt/small_vector.hpp"

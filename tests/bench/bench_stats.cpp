@@ -3,7 +3,8 @@
 // (stats_cases) times the same workloads in NumPy under the same labels:
 //   stddev over (?,C,D,H,W) = (4,8,32,64,64) f32 with axes {0, D, H, W},
 //   cumsum of a (1024,4096) f32 along the last and along the first axis,
-//   sort of 1e7 f32, unique_counts of 1e7 uint8 labels.
+//   sort of 1e7 f32, unique_counts of 1e7 uint8 labels, one_hot of 1e7 labels into 4
+//   classes, bincount of 1e7.
 // CTest smoke-runs only the small cases (nt_bench_smoke_filter_bench_stats).
 #include <benchmark/benchmark.h>
 
@@ -75,6 +76,37 @@ void BM_unique_counts(benchmark::State& state) {
 }
 BENCHMARK(BM_unique_counts)->Arg(10'000'000)->Name("unique_counts 1e7 u8")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_unique_counts)->Arg(1000)->Name("unique_counts 1e3 u8")->UseRealTime();
+
+nt::Tensor<std::uint8_t> random_labels(std::int64_t n) {
+    auto labels = nt::empty<std::uint8_t>({n});
+    std::mt19937 rng(5);
+    for (auto& v : labels) v = static_cast<std::uint8_t>(rng() % 4);
+    return labels;
+}
+
+// One-hot of 1e7 labels into 4 classes, int64 as PyTorch's (and NumPy's comparison
+// astype(int64)): 320 MB written.
+void BM_one_hot(benchmark::State& state) {
+    const auto labels = random_labels(state.range(0));
+    for (auto _ : state) {
+        auto hot = nt::one_hot(labels, 4, -1);
+        benchmark::DoNotOptimize(hot.data());
+    }
+    set_bytes(state, labels.size() * (1 + 4 * 8));
+}
+BENCHMARK(BM_one_hot)->Arg(10'000'000)->Name("one_hot 1e7 u8 into 4 classes")->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_one_hot)->Arg(1000)->Name("one_hot 1e3 u8 into 4 classes")->UseRealTime();
+
+void BM_bincount(benchmark::State& state) {
+    const auto labels = random_labels(state.range(0));
+    for (auto _ : state) {
+        auto counts = nt::bincount(labels);
+        benchmark::DoNotOptimize(counts.data());
+    }
+    set_bytes(state, labels.size());
+}
+BENCHMARK(BM_bincount)->Arg(10'000'000)->Name("bincount 1e7 u8")->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_bincount)->Arg(1000)->Name("bincount 1e3 u8")->UseRealTime();
 
 BENCHMARK(BM_memcpy)->Arg(2LL * 4 * 8 * 32 * 64 * 64 * 4)->Name("memcpy of (4,8,32,64,64) f32")->UseRealTime();
 

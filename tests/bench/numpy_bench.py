@@ -173,6 +173,9 @@ def stats_cases(results):
     results["sort 1e7 f32"] = median_time(lambda: np.sort(s))
     labels = rng.integers(0, 4, 10_000_000).astype(np.uint8)
     results["unique_counts 1e7 u8"] = median_time(lambda: np.unique(labels, return_counts=True))
+    results["one_hot 1e7 u8 into 4 classes"] = median_time(
+        lambda: (labels[:, None] == np.arange(4, dtype=np.uint8)).astype(np.int64))
+    results["bincount 1e7 u8"] = median_time(lambda: np.bincount(labels))
 
 
 def structure_cases(results):

@@ -24,6 +24,10 @@ Operations and their arguments:
     cumsum|cumprod|sort|argsort <axis>           (argsort: kind="stable")
     topk <k> <axis>                              the k largest, largest first, NaN largest
     unique | unique_counts                       np.unique(a, return_counts=...)
+    one_hot <classes> <pos> <name|->            (expand_dims(a, pos) == arange(classes)), int64
+    bincount <minlength>                         np.bincount(a, minlength=...), a 1-D
+    bincount_w <minlength>                       the same with weights w[i] = 0.5 * (i % 7) - 1
+    histogram <bins> <lo> <hi>                   np.histogram(a as float64, bins, range=(lo, hi))
 """
 import argparse
 import math
@@ -124,7 +128,76 @@ def reduced_names(names, rank, axes, keepdims):
     return [names[a] for a in range(rank) if a not in axes]
 
 
+INTEGERS = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
+
+
+def gen_segmentation_case(rng, op):
+    if op == "histogram":
+        tag = rng.choice(list(DTYPES))
+        rank = rng.randint(0, 3)
+        shape = tuple(rng.randint(0, 6) for _ in range(rank))
+        a = rand_values(rng, tag, shape)
+        bins = rng.randint(1, 6)
+        lo = float(rng.randint(-60, 20)) + rng.choice([0.0, 0.5, 0.25])
+        hi = lo + rng.choice([1.0, 7.5, 40.0, 100.0, 0.001 * rng.randint(1, 999)])
+        c = Case(op, tag, [bins, repr(lo), repr(hi)])
+        c.input = (a, None)
+        counts, edges = np.histogram(a.astype(np.float64).ravel(), bins, range=(lo, hi))
+        c.outs += [(counts.astype(np.int64), None), (edges, None)]
+        return c
+    tag = rng.choice(INTEGERS)
+    signed = tag.startswith("i")
+    if op == "one_hot":
+        rank = rng.randint(0, 3)
+        shape = tuple(rng.randint(0, 4) for _ in range(rank))
+        names = rng.sample(NAMES, rank) if rank and rng.random() < 0.5 else None
+        classes = rng.randint(1, 5)
+        n = int(np.prod(shape)) if shape else 1
+        values = [rng.randrange(classes) for _ in range(n)]
+        bad = n > 0 and rng.random() < 0.08
+        if bad:
+            values[rng.randrange(n)] = rng.choice([classes, -1] if signed else [classes])
+        a = np.array(values, dtype=np.int64).astype(DTYPES[tag]).reshape(shape)
+        pos = rng.randint(-rank - 1, rank)
+        new = rng.choice(["K", None]) if names else rng.choice(["K", None, None])
+        c = Case(op, tag, [classes, pos, new or "-"])
+        c.input = (a, names)
+        if bad:
+            c.error = "invalid_argument"
+            return c
+        at = pos if pos >= 0 else pos + rank + 1
+        k_shape = [1] * (rank + 1)
+        k_shape[at] = classes
+        r = (np.expand_dims(a, at).astype(np.int64) == np.arange(classes).reshape(k_shape)).astype(np.int64)
+        out_names = None
+        if names or new:
+            out_names = list(names) if names else ["?"] * rank
+            out_names.insert(at, new or "?")
+        c.outs.append((r, out_names))
+        return c
+    n = rng.randint(0, 12)
+    values = [rng.randint(0, 9) for _ in range(n)]
+    bad = signed and n > 0 and rng.random() < 0.08
+    if bad:
+        values[rng.randrange(n)] = -rng.randint(1, 5)
+    a = np.array(values, dtype=np.int64).astype(DTYPES[tag])
+    minlength = rng.randint(0, 12)
+    c = Case(op, tag, [minlength])
+    c.input = (a, None)
+    if bad:
+        c.error = "invalid_argument"
+        return c
+    if op == "bincount":
+        c.outs.append((np.bincount(a.astype(np.int64), minlength=minlength).astype(np.int64), None))
+    else:
+        w = 0.5 * (np.arange(n) % 7) - 1.0
+        c.outs.append((np.bincount(a.astype(np.int64), weights=w, minlength=minlength).astype(np.float64), None))
+    return c
+
+
 def gen_case(rng):
+    if rng.random() < 0.15:
+        return gen_segmentation_case(rng, rng.choice(["one_hot", "bincount", "bincount_w", "histogram"]))
     op = rng.choice(["var", "stddev"] + list(REDUCTIONS) + ["quantile"] + list(ALONG) +
                     ["topk", "unique", "unique_counts"])
     tag = rng.choice(list(DTYPES))

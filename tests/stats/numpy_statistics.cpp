@@ -245,6 +245,27 @@ void run_case(const oracle_case& c) {
         check(counts, 1);
         return;
     }
+    if (op == "histogram") {
+        auto [counts, edges] = nt::histogram(t, std::stoll(c.args.at(0)), std::stod(c.args.at(1)),
+                                             std::stod(c.args.at(2)));
+        check(counts, 0);
+        check(edges, 1);
+        return;
+    }
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        if (op == "one_hot") {
+            const std::string n = c.args.at(2);
+            return check(nt::one_hot(t, std::stoll(c.args.at(0)), std::stoll(c.args.at(1)),
+                                     n == "-" ? nt::name{} : nt::name(n)));
+        }
+        if (op == "bincount") return check(nt::bincount(t, std::stoll(c.args.at(0))));
+        if (op == "bincount_w") {
+            std::vector<double> w;
+            for (std::int64_t i = 0; i < t.size(); ++i) w.push_back(0.5 * static_cast<double>(i % 7) - 1.0);
+            const auto weights = nt::from_vector(w, {t.size()});
+            return check(nt::bincount(t, weights, std::stoll(c.args.at(0))));
+        }
+    }
     FAIL("unknown op " << op);
 }
 
