@@ -386,7 +386,8 @@ tensor_base unique_values(const tensor_base& t, tensor_base* counts) {
     on_type(sorted, [&](auto type) {
         using T = typename decltype(type)::type;
         T* p = elements<T>(sorted);
-        std::sort(p, p + total, ascending<T>);
+        std::vector<unsigned char> scratch;
+        sort_values(p, total, scratch);
         for (std::int64_t i = 0; i < total; ++i) {
             if (distinct > 0 && same_value(p[distinct - 1], p[i])) {
                 ++run_lengths.back();
