@@ -58,7 +58,7 @@ auto variance(std::string_view op, const Tensor<T>& t, axes_arg axes, bool every
     // so a large mean does not cancel the variance away as E[x^2] - E[x]^2 would.
     using R = reduce_result_t<reduce_op::mean, T>;           // f64 for integers and bool
     using F = std::conditional_t<std::is_same_v<R, half>, float, R>;  // half computes in float
-    const Tensor<F> x = t.template astype<F>();
+    const Tensor<F>& x = as_type<F>(t);  // no copy when T is F already
     Tensor<F> centred = every_axis ? x - nt::mean(x) : x - nt::mean(x, axes, true);
     centred *= centred;
     Tensor<F> squares = every_axis ? nt::sum(centred) : nt::sum(centred, axes, keepdims);

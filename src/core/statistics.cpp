@@ -179,12 +179,20 @@ void sort_values(T* row, std::int64_t n, std::vector<unsigned char>& scratch) {
         scratch.resize(static_cast<std::size_t>(m) * 2 * sizeof(K));
         K* keys = reinterpret_cast<K*>(scratch.data());
         K* other = keys + m;
-        for (std::int64_t i = 0; i < m; ++i) keys[i] = to_key(row[i]);
-        for (unsigned shift = 0; shift < sizeof(K) * 8; shift += 8) {
-            std::int64_t count[257] = {};
-            for (std::int64_t i = 0; i < m; ++i) ++count[((keys[i] >> shift) & 0xff) + 1];
+        // Every digit's histogram in the pass that makes the keys: one read, not one
+        // per digit.
+        constexpr unsigned digits = sizeof(K);
+        std::vector<std::int64_t> counts(digits * 257, 0);
+        for (std::int64_t i = 0; i < m; ++i) {
+            const K k = to_key(row[i]);
+            keys[i] = k;
+            for (unsigned d = 0; d < digits; ++d) ++counts[d * 257 + ((k >> (8 * d)) & 0xff) + 1];
+        }
+        for (unsigned d = 0; d < digits; ++d) {
+            std::int64_t* count = counts.data() + d * 257;
+            const unsigned shift = 8 * d;
             if (count[((keys[0] >> shift) & 0xff) + 1] == m) continue;  // every key shares this digit
-            for (int d = 0; d < 256; ++d) count[d + 1] += count[d];
+            for (int b = 0; b < 256; ++b) count[b + 1] += count[b];
             for (std::int64_t i = 0; i < m; ++i) other[count[(keys[i] >> shift) & 0xff]++] = keys[i];
             std::swap(keys, other);
         }

@@ -16,17 +16,16 @@
 #include <vector>
 
 #include "nt/nt.hpp"
+#include "nt_test_support.hpp"
 
 namespace {
 
 using i64 = std::int64_t;
 
-struct operand {
+struct operand : nt::test::oracle_shape {
     std::string dtype;
     std::string order;  // out only: exact | byname
     double tol = 0;
-    std::vector<i64> shape;
-    std::vector<std::string> names;
     std::vector<std::string> values;
 };
 
@@ -38,45 +37,33 @@ struct oracle_case {
     std::string error;
 };
 
-operand read_operand(std::istringstream& in, bool is_out) {
+operand read_operand(std::istream& in, bool is_out) {
     operand o;
     in >> o.dtype;
     if (is_out) in >> o.order >> o.tol;
-    std::size_t rank = 0;
-    in >> rank;
-    o.shape.resize(rank);
-    o.names.resize(rank);
-    for (auto& s : o.shape) in >> s;
-    for (auto& n : o.names) in >> n;
-    std::string word;
-    in >> word;  // "values"
-    for (std::string v; in >> v;) o.values.push_back(v);
+    static_cast<nt::test::oracle_shape&>(o) = nt::test::read_oracle_shape(in);
+    o.values = nt::test::read_oracle_values(in);
     return o;
 }
 
 std::vector<oracle_case> read_cases(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) FAIL("cannot open " << path << " (run the fixture test linalg_numpy_generate)");
     std::vector<oracle_case> cases;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::istringstream ls(line);
-        std::string kind;
-        ls >> kind;
+    nt::test::for_each_oracle_line(path, "linalg_numpy_generate",
+                                   [&](const std::string& kind, std::istream& fields, const std::string& line) {
         if (kind == "case") {
             cases.emplace_back();
             cases.back().header = line;
             std::string id;
-            ls >> id;
-            for (std::string w; ls >> w;) cases.back().args.push_back(w);
+            fields >> id;
+            for (std::string w; fields >> w;) cases.back().args.push_back(w);
         } else if (kind == "input") {
-            cases.back().inputs.push_back(read_operand(ls, false));
+            cases.back().inputs.push_back(read_operand(fields, false));
         } else if (kind == "out") {
-            cases.back().out = read_operand(ls, true);
+            cases.back().out = read_operand(fields, true);
         } else if (kind == "error") {
-            ls >> cases.back().error;
+            fields >> cases.back().error;
         }
-    }
+    });
     return cases;
 }
 

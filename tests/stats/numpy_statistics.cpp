@@ -16,13 +16,12 @@
 #include <vector>
 
 #include "nt/nt.hpp"
+#include "nt_test_support.hpp"
 #include "nt_test_types.hpp"
 
 namespace {
 
-struct operand {
-    std::vector<std::int64_t> shape;
-    std::vector<std::string> names;
+struct operand : nt::test::oracle_shape {
     std::vector<std::string> values;
     std::string dtype;  // results only
 };
@@ -35,44 +34,33 @@ struct oracle_case {
     std::string error;
 };
 
-operand read_operand(std::istringstream& in, bool with_dtype) {
+operand read_operand(std::istream& in, bool with_dtype) {
     operand o;
     if (with_dtype) in >> o.dtype;
-    std::size_t rank = 0;
-    in >> rank;
-    o.shape.resize(rank);
-    for (auto& s : o.shape) in >> s;
-    o.names.resize(rank);
-    for (auto& n : o.names) in >> n;
-    std::string word;
-    in >> word;  // "values"
-    for (std::string v; in >> v;) o.values.push_back(v);
+    static_cast<nt::test::oracle_shape&>(o) = nt::test::read_oracle_shape(in);
+    o.values = nt::test::read_oracle_values(in);
     return o;
 }
 
 std::vector<oracle_case> read_cases(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) FAIL("cannot open " << path << " (run the fixture test stats_numpy_generate)");
     std::vector<oracle_case> cases;
-    for (std::string line; std::getline(in, line);) {
-        std::istringstream ls(line);
-        std::string kind;
-        ls >> kind;
+    nt::test::for_each_oracle_line(path, "stats_numpy_generate",
+                                   [&](const std::string& kind, std::istream& fields, const std::string& line) {
         if (kind == "case") {
             oracle_case c;
             c.header = line;
             std::string id;
-            ls >> id >> c.op >> c.dtype;
-            for (std::string w; ls >> w;) c.args.push_back(w);
+            fields >> id >> c.op >> c.dtype;
+            for (std::string w; fields >> w;) c.args.push_back(w);
             cases.push_back(std::move(c));
         } else if (kind == "input") {
-            cases.back().input = read_operand(ls, false);
+            cases.back().input = read_operand(fields, false);
         } else if (kind == "out") {
-            cases.back().outs.push_back(read_operand(ls, true));
+            cases.back().outs.push_back(read_operand(fields, true));
         } else if (kind == "error") {
-            ls >> cases.back().error;
+            fields >> cases.back().error;
         }
-    }
+    });
     return cases;
 }
 

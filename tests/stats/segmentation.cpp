@@ -7,22 +7,9 @@
 #include <string>
 
 #include "nt/nt.hpp"
+#include "nt_test_support.hpp"
 
-namespace {
-
-template <class F>
-void require_error(F&& f, nt::errc code, std::initializer_list<const char*> parts) {
-    try {
-        f();
-        FAIL("no nt::error");
-    } catch (const nt::error& e) {
-        INFO(e.what());
-        CHECK(e.code() == code);
-        for (const char* part : parts) CHECK(std::string(e.message()).find(part) != std::string::npos);
-    }
-}
-
-}  // namespace
+using nt::test::require_error;
 
 TEST_CASE("one_hot: the class axis placed and named; types on request", "[segmentation]") {
     const auto lbl = nt::tensor<std::uint8_t>({{0, 2}, {1, 1}}).rename({"H", "W"});

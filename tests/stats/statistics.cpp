@@ -8,22 +8,9 @@
 #include <string>
 
 #include "nt/nt.hpp"
+#include "nt_test_support.hpp"
 
-namespace {
-
-template <class F>
-void require_error(F&& f, nt::errc code, std::initializer_list<const char*> parts) {
-    try {
-        f();
-        FAIL("no nt::error");
-    } catch (const nt::error& e) {
-        INFO(e.what());
-        CHECK(e.code() == code);
-        for (const char* part : parts) CHECK(std::string(e.message()).find(part) != std::string::npos);
-    }
-}
-
-}  // namespace
+using nt::test::require_error;
 
 TEST_CASE("statistics: bad arguments are nt::errors naming the op and the fix", "[stats][errors]") {
     const auto t = nt::arange<float>(24).reshape({2, 3, 4}, {"N", "C", "W"});

@@ -15,15 +15,14 @@
 #include <vector>
 
 #include "nt/nt.hpp"
+#include "nt_test_support.hpp"
 
 namespace {
 
 using i64 = std::int64_t;
 using tensor = nt::Tensor<double>;
 
-struct operand {
-    std::vector<i64> shape;
-    std::vector<std::string> names;
+struct operand : nt::test::oracle_shape {
     std::vector<double> values;
     bool shares = false;
 };
@@ -36,47 +35,36 @@ struct oracle_case {
     std::string error;
 };
 
-operand read_operand(std::istringstream& in, bool is_out) {
+operand read_operand(std::istream& in, bool is_out) {
     operand o;
-    std::size_t rank = 0;
-    in >> rank;
-    o.shape.resize(rank);
-    o.names.resize(rank);
-    for (auto& s : o.shape) in >> s;
-    for (auto& n : o.names) in >> n;
-    std::string word;
+    static_cast<nt::test::oracle_shape&>(o) = nt::test::read_oracle_shape(in);
     if (is_out) {
+        std::string word;
         int shares = 0;
         in >> word >> shares;
         o.shares = shares != 0;
     }
-    in >> word;  // "values"
-    for (std::string v; in >> v;) o.values.push_back(std::strtod(v.c_str(), nullptr));
+    for (const std::string& v : nt::test::read_oracle_values(in)) o.values.push_back(std::strtod(v.c_str(), nullptr));
     return o;
 }
 
 std::vector<oracle_case> read_cases(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) FAIL("cannot open " << path << " (run the fixture test structure_ops_generate)");
     std::vector<oracle_case> cases;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::istringstream ls(line);
-        std::string kind;
-        ls >> kind;
+    nt::test::for_each_oracle_line(path, "structure_numpy_generate",
+                                   [&](const std::string& kind, std::istream& fields, const std::string& line) {
         if (kind == "case") {
             cases.emplace_back();
             cases.back().header = line;
-            ls >> cases.back().id;
-            for (std::string w; ls >> w;) cases.back().args.push_back(w);
+            fields >> cases.back().id;
+            for (std::string w; fields >> w;) cases.back().args.push_back(w);
         } else if (kind == "input") {
-            cases.back().inputs.push_back(read_operand(ls, false));
+            cases.back().inputs.push_back(read_operand(fields, false));
         } else if (kind == "out") {
-            cases.back().outs.push_back(read_operand(ls, true));
+            cases.back().outs.push_back(read_operand(fields, true));
         } else if (kind == "error") {
-            ls >> cases.back().error;
+            fields >> cases.back().error;
         }
-    }
+    });
     return cases;
 }
 

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <initializer_list>
+#include <istream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -51,6 +53,64 @@ std::string error_message(errc code, Fn&& fn) {
     }
     FAIL("expected nt::error with code " << to_string(code) << ", nothing was thrown");
     return {};
+}
+
+/// Runs f, which must throw nt::error with `code` and a message containing every part.
+template <class F>
+void require_error(F&& f, errc code, std::initializer_list<const char*> parts) {
+    try {
+        f();
+        FAIL("no nt::error thrown");
+    } catch (const error& e) {
+        INFO(e.what());
+        CHECK(e.code() == code);
+        for (const char* p : parts) CHECK(std::string(e.message()).find(p) != std::string::npos);
+    }
+}
+
+// --- oracle data files ---------------------------------------------------------------
+// The NumPy generators (tests/numpy/gen_*.py) write line-based files: a first word
+// ("case", "input", "out", "error", "end"), then fields; a tensor's shape and names as
+// "<rank> <sizes...> <names...>" ("?": unnamed), its elements after the word "values".
+
+/// The shape and names of one tensor of an oracle file.
+struct oracle_shape {
+    std::vector<std::int64_t> shape;
+    std::vector<std::string> names;
+};
+
+inline oracle_shape read_oracle_shape(std::istream& in) {
+    oracle_shape s;
+    std::size_t rank = 0;
+    in >> rank;
+    s.shape.resize(rank);
+    s.names.resize(rank);
+    for (auto& size : s.shape) in >> size;
+    for (auto& n : s.names) in >> n;
+    return s;
+}
+
+/// The words after "values" (read next) to the end of the line, as text.
+inline std::vector<std::string> read_oracle_values(std::istream& in) {
+    std::string word;
+    in >> word;
+    std::vector<std::string> values;
+    for (std::string v; in >> v;) values.push_back(v);
+    return values;
+}
+
+/// Calls f(kind, fields, line) for each line of an oracle file; `fixture` names the
+/// setup test that writes it, for the message when the file is missing.
+template <class F>
+void for_each_oracle_line(const std::string& path, const char* fixture, F&& f) {
+    std::ifstream in(path);
+    if (!in) FAIL("cannot open " << path << " (run the fixture test " << fixture << ")");
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream fields(line);
+        std::string kind;
+        fields >> kind;
+        f(kind, fields, line);
+    }
 }
 
 #ifdef NT_SOURCE_DIR
