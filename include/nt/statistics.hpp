@@ -42,30 +42,14 @@ namespace detail {
 /// Throws invalid_argument unless 0 <= q <= 1 (naming the op and the value).
 void check_quantile(double q, std::string_view op);
 
-/// The number of elements each result element reduces (the product of the sizes of
-/// the reduced axes), for var's divisor.
-[[nodiscard]] std::int64_t reduced_count(const tensor_base& t, axes_arg axes, bool every_axis, std::string_view op);
+/// var (or, with `root`, stddev) over `axes` into a new tensor of the type nt::mean
+/// gives: two passes over `t` (the mean, then the squared deviations from it).
+[[nodiscard]] tensor_base variance(const tensor_base& t, axes_arg axes, bool every_axis, std::int64_t ddof,
+                                   bool keepdims, bool root, std::string_view op);
 
 template <class T>
 Tensor<T> nan_as(const Tensor<T>& t, T value) {
     return nt::where(t != t, nt::scalar(value), t);
-}
-
-template <class T>
-auto variance(std::string_view op, const Tensor<T>& t, axes_arg axes, bool every_axis, std::int64_t ddof,
-              bool keepdims) {
-    // Two passes (NumPy's method): the mean first, then the sum of squared deviations,
-    // so a large mean does not cancel the variance away as E[x^2] - E[x]^2 would.
-    using R = reduce_result_t<reduce_op::mean, T>;           // f64 for integers and bool
-    using F = std::conditional_t<std::is_same_v<R, half>, float, R>;  // half computes in float
-    const Tensor<F>& x = as_type<F>(t);  // no copy when T is F already
-    Tensor<F> centred = every_axis ? x - nt::mean(x) : x - nt::mean(x, axes, true);
-    centred *= centred;
-    Tensor<F> squares = every_axis ? nt::sum(centred) : nt::sum(centred, axes, keepdims);
-    const std::int64_t n = reduced_count(t.base(), axes, every_axis, op);
-    // NumPy clamps the divisor at 0: n <= ddof gives inf, or NaN for a zero sum.
-    squares /= static_cast<F>(std::max<std::int64_t>(n - ddof, 0));
-    return squares.template astype<R>();
 }
 
 }  // namespace detail
@@ -77,17 +61,19 @@ auto variance(std::string_view op, const Tensor<T>& t, axes_arg axes, bool every
 /// element type (half computes in float). As np.var(t, axis, ddof=ddof, keepdims=...).
 template <class T>
 auto var(const Tensor<T>& t, axes_arg axes, std::int64_t ddof = 0, bool keepdims = false) {
-    return detail::variance("var", t, axes, false, ddof, keepdims);
+    return Tensor<detail::reduce_result_t<detail::reduce_op::mean, T>>(
+        detail::variance(t.base(), axes, false, ddof, keepdims, false, "var"));
 }
 template <class T>
 auto var(const Tensor<T>& t, const Axis& axis, std::int64_t ddof = 0, bool keepdims = false) {
     const Axis one[1] = {axis};
-    return detail::variance("var", t, std::span<const Axis>(one), false, ddof, keepdims);
+    return var(t, std::span<const Axis>(one), ddof, keepdims);
 }
 /// Over every axis with ddof 0 (with another ddof: nt::var(t.flatten(), 0, ddof)).
 template <class T>
 auto var(const Tensor<T>& t) {
-    return detail::variance("var", t, {}, true, 0, false);
+    return Tensor<detail::reduce_result_t<detail::reduce_op::mean, T>>(
+        detail::variance(t.base(), {}, true, 0, false, false, "var"));
 }
 
 /// Standard deviation: sqrt(var(...)) (NumPy's np.std), same arguments and types.

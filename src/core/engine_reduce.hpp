@@ -100,7 +100,61 @@ struct all_op {
     bool combine(bool a, bool b) const { return a && b; }
 };
 
+/// The sum of squared deviations (x - c)^2, where c is the output element's own
+/// centre (var's mean), read from `centre`, an array laid out as the output (same
+/// base and strides). The engine binds c once per output element (`at`), or a row of
+/// centres per tile of the outer traversal (`at_row`); one pass over the input,
+/// without the tensor of centred values a two-step x - mean would write.
+template <class Acc>
+struct sq_dev_op {
+    const char* centre = nullptr;
+    Acc c{};
+    const char* row = nullptr;  ///< centres of a tile's columns (outer traversal)
+    std::int64_t row_stride = 0;
+
+    Acc identity() const { return Acc(0); }
+    template <class T>
+    Acc reduce(Acc a, const T& x) const {
+        const Acc d = static_cast<Acc>(x) - c;
+        return a + d * d;
+    }
+    template <class T>
+    Acc reduce_column(Acc a, const T& x, std::int64_t j) const {
+        const Acc d = static_cast<Acc>(x) - *reinterpret_cast<const Acc*>(row + j * row_stride);
+        return a + d * d;
+    }
+    Acc combine(Acc a, Acc b) const { return a + b; }
+    sq_dev_op at(std::int64_t out_byte_offset) const {
+        sq_dev_op r = *this;
+        r.c = *reinterpret_cast<const Acc*>(centre + out_byte_offset);
+        return r;
+    }
+    sq_dev_op at_row(std::int64_t out_byte_offset, std::int64_t byte_stride) const {
+        sq_dev_op r = *this;
+        r.row = centre + out_byte_offset;
+        r.row_stride = byte_stride;
+        return r;
+    }
+};
+
 namespace reduce_impl {
+
+template <class Op>
+concept centred_op = requires(const Op& op) { op.at(std::int64_t{0}); };
+
+/// The op for the output element at `out_byte_offset` (centred ops read their centre).
+template <class Op>
+Op bind_element(const Op& op, std::int64_t out_byte_offset) {
+    if constexpr (centred_op<Op>) return op.at(out_byte_offset);
+    else return op;
+}
+
+/// Folds x, the element of column j, into a.
+template <class Acc, class In, class Op>
+Acc reduce_column(const Op& op, Acc a, const In& x, std::int64_t j) {
+    if constexpr (centred_op<Op>) return op.reduce_column(a, x, j);
+    else return op.reduce(a, x);
+}
 
 /// Folds n >= 1 elements at p with stride s (elements) in order, one accumulator.
 template <bool Contig, class Acc, class In, class Op>
@@ -208,7 +262,8 @@ void reduce_inner(const reduce_plan& plan, Acc* out, const In* in, const Op& op)
             for (std::int64_t k = k0; k < k1; ++k) {
                 std::int64_t io, oo;
                 kept_offsets(plan, k, nk, io, oo);
-                *reinterpret_cast<Acc*>(obase + oo) = fold_range<Acc, In>(plan, ibase + io, 0, plan.reduced, op);
+                *reinterpret_cast<Acc*>(obase + oo) =
+                    fold_range<Acc, In>(plan, ibase + io, 0, plan.reduced, bind_element(op, plan.out_offset + oo));
             }
         };
         if (parallel) parallel_for(plan.kept, body);
@@ -221,8 +276,10 @@ void reduce_inner(const reduce_plan& plan, Acc* out, const In* in, const Op& op)
             const std::int64_t k = u / blocks, b = u % blocks;
             std::int64_t io, oo;
             kept_offsets(plan, k, nk, io, oo);
-            partial[static_cast<std::size_t>(u)] = fold_range<Acc, In>(
-                plan, ibase + io, b * reduce_block_inner, std::min(plan.reduced, (b + 1) * reduce_block_inner), op);
+            partial[static_cast<std::size_t>(u)] =
+                fold_range<Acc, In>(plan, ibase + io, b * reduce_block_inner,
+                                    std::min(plan.reduced, (b + 1) * reduce_block_inner),
+                                    bind_element(op, plan.out_offset + oo));
         }
     };
     if (parallel) parallel_for(plan.kept * blocks, body);
@@ -243,9 +300,9 @@ void fold_rows(const reduce_plan& plan, const char* base, std::int64_t es, std::
         for (std::int64_t r = r0; r < r1; ++r) {
             const In* __restrict x = reinterpret_cast<const In*>(base + reduced_offset(plan, r));
             if (r == r0) {
-                for (std::int64_t j = 0; j < w; ++j) acc[j] = op.reduce(op.identity(), x[Contig ? j : j * es]);
+                for (std::int64_t j = 0; j < w; ++j) acc[j] = reduce_column(op, op.identity(), x[Contig ? j : j * es], j);
             } else {
-                for (std::int64_t j = 0; j < w; ++j) acc[j] = op.reduce(acc[j], x[Contig ? j : j * es]);
+                for (std::int64_t j = 0; j < w; ++j) acc[j] = reduce_column(op, acc[j], x[Contig ? j : j * es], j);
             }
         }
         return;
@@ -282,8 +339,10 @@ void reduce_outer(const reduce_plan& plan, Acc* out, const In* in, const Op& op)
             const char* base = ibase + io + j0 * vin;
             const std::int64_t r0 = b * reduce_block_rows, r1 = std::min(plan.reduced, r0 + reduce_block_rows);
             Acc* acc = buf.get();
-            if (es == 1) fold_rows<true, Acc, In>(plan, base, es, w, r0, r1, acc, acc + reduce_tile_width, op);
-            else fold_rows<false, Acc, In>(plan, base, es, w, r0, r1, acc, acc + reduce_tile_width, op);
+            Op tile_op = op;
+            if constexpr (centred_op<Op>) tile_op = op.at_row(plan.out_offset + oo + j0 * vout, vout);
+            if (es == 1) fold_rows<true, Acc, In>(plan, base, es, w, r0, r1, acc, acc + reduce_tile_width, tile_op);
+            else fold_rows<false, Acc, In>(plan, base, es, w, r0, r1, acc, acc + reduce_tile_width, tile_op);
             if (blocks == 1) {
                 for (std::int64_t j = 0; j < w; ++j) *reinterpret_cast<Acc*>(obase + oo + (j0 + j) * vout) = acc[j];
             } else {

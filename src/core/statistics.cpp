@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "element_types.hpp"
+#include "engine_reduce.hpp"
 #include "nt/error.hpp"
 #include "nt/names.hpp"
 #include "nt/reduce.hpp"
@@ -235,13 +236,53 @@ void check_quantile(double q, std::string_view op) {
                         "(percentile)");
 }
 
-std::int64_t reduced_count(const tensor_base& t, axes_arg axes, bool every_axis, std::string_view op) {
+tensor_base variance(const tensor_base& t, axes_arg axes, bool every_axis, std::int64_t ddof, bool keepdims,
+                     bool root, std::string_view op) {
     reduction_shape rs;
-    plan_reduction(op, reduce_op::sum, t.spec(), axes, every_axis, false, rs);
+    plan_reduction(op, reduce_op::sum, t.spec(), axes, every_axis, keepdims, rs);
     std::int64_t n = 1;
     for (std::size_t a = 0; a < t.rank(); ++a)
         if (rs.reduced[a]) n *= t.shape()[a];
-    return n;
+    const dims out_shape = rs.result.sizes();
+    small_vector<name, 8> out_names;
+    for (const axis_spec& ax : rs.result) out_names.push_back(ax.name);
+    dtype result = dtype::f64;
+    on_type(t, [&](auto type) { result = dtype_of<reduce_result_t<reduce_op::mean, typename decltype(type)::type>>; });
+    // half computes in float (as NumPy's float16 loops), everything else in the result type.
+    const dtype compute = result == dtype::f16 ? dtype::f32 : result;
+    tensor_base out = tensor_base::allocate(compute, out_shape.span(), out_names.span(), op);
+    finish_reduction(rs, out.strides(), rs);
+    const std::int64_t count = out.size();
+    on_type(t, [&](auto type) {
+        using T = typename decltype(type)::type;
+        auto run = [&](auto* dst) {
+            using F = std::remove_pointer_t<decltype(dst)>;
+            const T* src = elements<const T>(t);
+            // Two passes (NumPy's method), so a large mean does not cancel the variance
+            // away as E[x^2] - E[x]^2 would: the mean first, then the squared deviations
+            // from it, folded straight from the input.
+            reduce<F, T>(t.shape(), dst, rs.output_strides, src, t.strides(), sum_op<F>{});
+            const F items = static_cast<F>(n);
+            for (std::int64_t i = 0; i < count; ++i) dst[i] /= items;
+            const std::vector<F> centre(dst, dst + count);  // same layout as dst: contiguous
+            sq_dev_op<F> deviations;
+            deviations.centre = reinterpret_cast<const char*>(centre.data());
+            reduce<F, T>(t.shape(), dst, rs.output_strides, src, t.strides(), deviations);
+            // NumPy clamps the divisor at 0: n <= ddof gives inf, or NaN for a zero sum.
+            const F divisor = static_cast<F>(std::max<std::int64_t>(n - ddof, 0));
+            for (std::int64_t i = 0; i < count; ++i) {
+                dst[i] /= divisor;
+                if (root && compute == result) dst[i] = std::sqrt(dst[i]);
+            }
+        };
+        if (compute == dtype::f64) run(elements<double>(out));
+        else run(elements<float>(out));
+    });
+    if (compute == result) return out;
+    tensor_base narrowed = tensor_base::allocate(result, out_shape.span(), out_names.span(), op);
+    narrowed.assign(out);
+    // half rounds the variance first, as sqrt(var(t)) would.
+    return root ? nt::sqrt(Tensor<half>(narrowed)).base() : narrowed;
 }
 
 namespace {
