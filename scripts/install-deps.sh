@@ -3,7 +3,7 @@
 # not root). Safe to run repeatedly: it does nothing when everything is there.
 set -euo pipefail
 
-packages=(g++ cmake ninja-build libboost-dev librange-v3-dev catch2 nlohmann-json3-dev libbenchmark-dev python3-numpy zlib1g-dev libopenblas-dev)
+packages=(g++ cmake ninja-build libboost-dev librange-v3-dev catch2 nlohmann-json3-dev libbenchmark-dev python3-numpy zlib1g-dev libopenblas-dev libhwy-dev)
 
 missing=()
 for p in "${packages[@]}"; do

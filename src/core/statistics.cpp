@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <type_traits>
@@ -13,6 +14,7 @@
 
 #include "element_types.hpp"
 #include "engine_reduce.hpp"
+#include "vector_sort.hpp"
 #include "nt/error.hpp"
 #include "nt/names.hpp"
 #include "nt/reduce.hpp"
@@ -160,7 +162,8 @@ T from_key(sort_key_t<T> k) {
     }
 }
 
-/// Sorts row[0, n) ascending with NaN last (any order among equal values).
+/// Sorts row[0, n) ascending with NaN last (any order among equal values): vqsort for
+/// 32- and 64-bit types, an LSD radix sort for long rows of narrower ones.
 template <class T>
 void sort_values(T* row, std::int64_t n, std::vector<unsigned char>& scratch) {
     constexpr std::int64_t radix_from = 512;  // below: a comparison sort is as fast
@@ -172,6 +175,30 @@ void sort_values(T* row, std::int64_t n, std::vector<unsigned char>& scratch) {
         std::sort(row, numbers_end);
         return;
     } else {
+        if constexpr (sizeof(T) >= 4) {
+            // Highway's vector quicksort beats std::sort from about 256 keys, and the
+            // radix sort below at every size. vqsort 1.0 pads with infinity and
+            // misplaces real infinities: they are placed here.
+            if (m >= 256) {
+                if constexpr (std::is_integral_v<T>) {
+                    vector_sort(row, m);
+                } else {
+                    // Infinities go to the ends, the finite values are sorted between.
+                    constexpr T inf = std::numeric_limits<T>::infinity();
+                    std::int64_t finite = 0, below = 0;
+                    for (std::int64_t i = 0; i < m; ++i) {
+                        const T x = row[i];
+                        if (x == -inf) ++below;
+                        else if (x != inf) row[finite++] = x;
+                    }
+                    std::memmove(row + below, row, static_cast<std::size_t>(finite) * sizeof(T));
+                    std::fill(row, row + below, -inf);
+                    std::fill(row + below + finite, row + m, inf);
+                    vector_sort(row + below, finite);
+                }
+                return;
+            }
+        }
         if (m < radix_from) {
             std::sort(row, numbers_end, [](T a, T b) { return static_cast<double>(a) < static_cast<double>(b); });
             return;
