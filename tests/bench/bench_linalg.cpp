@@ -3,7 +3,8 @@
 //   einsum("N C H W, C K -> N K H W") with N=8, C=K=64, H=W=128 (f32);
 //   matmul of two 1024^2 f32 matrices on 1 and 2 threads (nt::set_num_threads, which
 //   bounds OpenBLAS's threads too), and a BLAS call on the same buffers as the floor;
-//   matmul of 256^2 int32 (the loop kernel, no BLAS).
+//   matmul of 256^2 int32 (the loop kernel, no BLAS);
+//   matmul of (10000,4,4) f32 pairs (the small-product loop, no BLAS call per matrix).
 // FLOP/s counts 2*M*N*K. CTest smoke-runs only the small cases
 // (nt_bench_smoke_filter_bench_linalg).
 #include <benchmark/benchmark.h>
@@ -88,6 +89,23 @@ void BM_matmul_i32(benchmark::State& state) {
     nt::set_num_threads(0);
 }
 BENCHMARK(BM_matmul_i32)->Args({256, 1})->Args({256, 2})->Args({32, 1})->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// Many tiny products: (B,4,4) @ (B,4,4) f32, where a BLAS call per matrix costs more
+// than its 64 multiply-adds.
+void BM_matmul_batched_small(benchmark::State& state) {
+    const std::int64_t batch = state.range(0);
+    nt::set_num_threads(static_cast<int>(state.range(1)));
+    const auto a = nt::full<float>({batch, 4, 4}, 0.5f);
+    const auto b = nt::full<float>({batch, 4, 4}, 0.25f);
+    for (auto _ : state) {
+        auto c = nt::matmul(a, b);
+        benchmark::DoNotOptimize(c.data());
+    }
+    set_flops(state, 2.0 * static_cast<double>(batch * 64));
+    state.SetLabel("matmul (" + std::to_string(batch) + ",4,4) f32 threads:" + std::to_string(state.range(1)));
+    nt::set_num_threads(0);
+}
+BENCHMARK(BM_matmul_batched_small)->Args({10000, 1})->Args({10000, 2})->Args({64, 1})->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

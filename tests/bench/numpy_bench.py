@@ -77,6 +77,9 @@ def linalg_results():
     a = np.full((256, 256), 3, dtype=np.int32)
     b = np.full((256, 256), 5, dtype=np.int32)
     results[f"matmul (256,256) i32 threads:{threads}"] = median_time(lambda: a @ b)
+    a = np.full((10000, 4, 4), 0.5, dtype=np.float32)
+    b = np.full((10000, 4, 4), 0.25, dtype=np.float32)
+    results[f"matmul (10000,4,4) f32 threads:{threads}"] = median_time(lambda: a @ b)
     return results
 
 

@@ -256,6 +256,8 @@ def gen_dot(rng):
 def gen_matmul(rng):
     ra, rb = rng.choice([1, 2, 2, 3, 4]), rng.choice([1, 2, 2, 3, 4])
     n, k, m = (rng.randint(0, 5) if rng.random() < 0.1 else rng.randint(1, 6) for _ in range(3))
+    if rng.random() < 0.2:  # past the small-product loop (m*n*k > 512): the BLAS
+        n, k, m = rng.randint(9, 24), rng.randint(9, 24), rng.randint(9, 24)
     batch = [rng.randint(1, 4) for _ in range(max(ra, rb) - 2)] if max(ra, rb) > 2 else []
     ba = [1 if rng.random() < 0.25 else s for s in batch[len(batch) - max(ra - 2, 0):]]
     bb = [1 if rng.random() < 0.25 else s for s in batch[len(batch) - max(rb - 2, 0):]]
