@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "nt/any_tensor.hpp"
 #include "nt/detail/tensor_base.hpp"
 #include "nt/elementwise.hpp"
 #include "nt/reduce.hpp"
@@ -88,6 +89,34 @@ struct histogram_result {
 /// a bound not finite).
 template <class T>
 histogram_result histogram(const Tensor<T>& x, std::int64_t bins, double lo, double hi) {
+    detail::tensor_base counts, edges;
+    detail::histogram(x.base(), bins, lo, hi, counts, edges);
+    return {Tensor<std::int64_t>(std::move(counts)), Tensor<double>(std::move(edges))};
+}
+
+// --- any_tensor forms: the same, for a run-time element type ------------------------------------
+// Labels of a non-integer type are refused (type_mismatch naming the dtype), as the
+// typed forms refuse them at compile time.
+
+namespace detail {
+[[nodiscard]] any_tensor any_one_hot(const any_tensor& labels, std::int64_t classes, std::int64_t pos, name n,
+                                     dtype result);
+[[nodiscard]] any_tensor any_bincount(const any_tensor& x, const any_tensor* weights, std::int64_t minlength);
+}  // namespace detail
+
+/// one_hot of labels of any integer type, into `result` (int64 by default).
+[[nodiscard]] inline any_tensor one_hot(const any_tensor& labels, std::int64_t classes, std::int64_t pos, name n = {},
+                                        dtype result = dtype::i64) {
+    return detail::any_one_hot(labels, classes, pos, n, result);
+}
+[[nodiscard]] inline Tensor<std::int64_t> bincount(const any_tensor& x, std::int64_t minlength = 0) {
+    return detail::any_bincount(x, nullptr, minlength).as<std::int64_t>();
+}
+[[nodiscard]] inline Tensor<double> bincount(const any_tensor& x, const any_tensor& weights,
+                                             std::int64_t minlength = 0) {
+    return detail::any_bincount(x, &weights, minlength).as<double>();
+}
+[[nodiscard]] inline histogram_result histogram(const any_tensor& x, std::int64_t bins, double lo, double hi) {
     detail::tensor_base counts, edges;
     detail::histogram(x.base(), bins, lo, hi, counts, edges);
     return {Tensor<std::int64_t>(std::move(counts)), Tensor<double>(std::move(edges))};

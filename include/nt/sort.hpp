@@ -16,6 +16,7 @@
 #include <string_view>
 #include <utility>
 
+#include "nt/any_tensor.hpp"
 #include "nt/axis.hpp"
 #include "nt/detail/tensor_base.hpp"
 #include "nt/tensor.hpp"
@@ -88,6 +89,37 @@ unique_result<T> unique_counts(const Tensor<T>& t) {
     detail::tensor_base counts;
     detail::tensor_base values = detail::unique_values(t.base(), &counts);
     return {Tensor<T>(std::move(values)), Tensor<std::int64_t>(std::move(counts))};
+}
+
+// --- any_tensor forms: the same, for a run-time element type ------------------------------------
+
+[[nodiscard]] inline any_tensor sort(const any_tensor& t, const Axis& axis = -1) {
+    return any_tensor(detail::sort_along(t.base(), axis, false, "sort"));
+}
+[[nodiscard]] inline Tensor<std::int64_t> argsort(const any_tensor& t, const Axis& axis = -1) {
+    return Tensor<std::int64_t>(detail::sort_along(t.base(), axis, true, "argsort"));
+}
+/// topk's values (t's element type) and positions.
+struct any_topk_result {
+    any_tensor values;
+    Tensor<std::int64_t> indices;
+};
+[[nodiscard]] inline any_topk_result topk(const any_tensor& t, std::int64_t k, const Axis& axis = -1) {
+    auto [values, indices] = detail::top_k(t.base(), k, axis);
+    return {any_tensor(std::move(values)), Tensor<std::int64_t>(std::move(indices))};
+}
+[[nodiscard]] inline any_tensor unique(const any_tensor& t) {
+    return any_tensor(detail::unique_values(t.base(), nullptr));
+}
+/// unique_counts' values (t's element type) and counts.
+struct any_unique_result {
+    any_tensor values;
+    Tensor<std::int64_t> counts;
+};
+[[nodiscard]] inline any_unique_result unique_counts(const any_tensor& t) {
+    detail::tensor_base counts;
+    detail::tensor_base values = detail::unique_values(t.base(), &counts);
+    return {any_tensor(std::move(values)), Tensor<std::int64_t>(std::move(counts))};
 }
 
 }  // namespace nt

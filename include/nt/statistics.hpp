@@ -18,6 +18,7 @@
 #include <limits>
 #include <string_view>
 
+#include "nt/any_tensor.hpp"
 #include "nt/axis.hpp"
 #include "nt/detail/tensor_base.hpp"
 #include "nt/elementwise.hpp"
@@ -79,15 +80,18 @@ auto var(const Tensor<T>& t) {
 /// Standard deviation: sqrt(var(...)) (NumPy's np.std), same arguments and types.
 template <class T>
 auto stddev(const Tensor<T>& t, axes_arg axes, std::int64_t ddof = 0, bool keepdims = false) {
-    return nt::sqrt(var(t, axes, ddof, keepdims));
+    return Tensor<detail::reduce_result_t<detail::reduce_op::mean, T>>(
+        detail::variance(t.base(), axes, false, ddof, keepdims, true, "stddev"));
 }
 template <class T>
 auto stddev(const Tensor<T>& t, const Axis& axis, std::int64_t ddof = 0, bool keepdims = false) {
-    return nt::sqrt(var(t, axis, ddof, keepdims));
+    const Axis one[1] = {axis};
+    return stddev(t, std::span<const Axis>(one), ddof, keepdims);
 }
 template <class T>
 auto stddev(const Tensor<T>& t) {
-    return nt::sqrt(var(t));
+    return Tensor<detail::reduce_result_t<detail::reduce_op::mean, T>>(
+        detail::variance(t.base(), {}, true, 0, false, true, "stddev"));
 }
 
 // --- NaN-ignoring reductions ----------------------------------------------------------------
@@ -258,6 +262,77 @@ Tensor<double> percentile(const Tensor<T>& t, double p, const Axis& axis, bool k
 }
 template <class T>
 Tensor<double> percentile(const Tensor<T>& t, double p) {
+    detail::check_quantile(p / 100.0, "percentile");
+    return quantile(t, p / 100.0);
+}
+
+// --- any_tensor forms -------------------------------------------------------------------------
+// The same functions for a tensor whose element type is known at run time (a file's
+// data): the same result types (decided at run time), names rules and errors.
+
+namespace detail {
+/// The statistics with an axes list and keepdims, by name, for the any_tensor forms.
+enum class any_statistic : std::uint8_t { var, stddev, nansum, nanmean, nanmin, nanmax, count_nonzero, median, quantile };
+/// Runs `which` on `t`'s typed tensor (ddof for var and stddev, q for quantile).
+[[nodiscard]] any_tensor any_statistics(any_statistic which, const any_tensor& t, axes_arg axes, bool every_axis,
+                                        bool keepdims, std::int64_t ddof = 0, double q = 0);
+[[nodiscard]] any_tensor any_cumulate(const any_tensor& t, const Axis& axis, bool product);
+}  // namespace detail
+
+// var and stddev (with ddof), then the reductions without parameters: the three forms
+// (axes list, one axis, every axis) of each.
+#define NT_ANY_STATISTIC(fn, ...)                                                                          \
+    [[nodiscard]] inline any_tensor fn(const any_tensor& t, axes_arg axes __VA_OPT__(, std::int64_t __VA_ARGS__ = 0),   \
+                                       bool keepdims = false) {                                           \
+        return detail::any_statistics(detail::any_statistic::fn, t, axes, false,                           \
+                                      keepdims __VA_OPT__(, __VA_ARGS__));                                 \
+    }                                                                                                      \
+    [[nodiscard]] inline any_tensor fn(const any_tensor& t, const Axis& axis __VA_OPT__(, std::int64_t __VA_ARGS__ = 0), \
+                                       bool keepdims = false) {                                           \
+        const Axis one[1] = {axis};                                                                        \
+        return detail::any_statistics(detail::any_statistic::fn, t, std::span<const Axis>(one), false,     \
+                                      keepdims __VA_OPT__(, __VA_ARGS__));                                 \
+    }                                                                                                      \
+    [[nodiscard]] inline any_tensor fn(const any_tensor& t) {                                              \
+        return detail::any_statistics(detail::any_statistic::fn, t, axes_arg{}, true, false);              \
+    }
+NT_ANY_STATISTIC(var, ddof)
+NT_ANY_STATISTIC(stddev, ddof)
+NT_ANY_STATISTIC(nansum)
+NT_ANY_STATISTIC(nanmean)
+NT_ANY_STATISTIC(nanmin)
+NT_ANY_STATISTIC(nanmax)
+NT_ANY_STATISTIC(count_nonzero)
+NT_ANY_STATISTIC(median)
+#undef NT_ANY_STATISTIC
+
+[[nodiscard]] inline any_tensor cumsum(const any_tensor& t, const Axis& axis) {
+    return detail::any_cumulate(t, axis, false);
+}
+[[nodiscard]] inline any_tensor cumprod(const any_tensor& t, const Axis& axis) {
+    return detail::any_cumulate(t, axis, true);
+}
+
+[[nodiscard]] inline Tensor<double> quantile(const any_tensor& t, double q, axes_arg axes, bool keepdims = false) {
+    return detail::any_statistics(detail::any_statistic::quantile, t, axes, false, keepdims, 0, q).as<double>();
+}
+[[nodiscard]] inline Tensor<double> quantile(const any_tensor& t, double q, const Axis& axis, bool keepdims = false) {
+    const Axis one[1] = {axis};
+    return quantile(t, q, std::span<const Axis>(one), keepdims);
+}
+[[nodiscard]] inline Tensor<double> quantile(const any_tensor& t, double q) {
+    return detail::any_statistics(detail::any_statistic::quantile, t, axes_arg{}, true, false, 0, q).as<double>();
+}
+[[nodiscard]] inline Tensor<double> percentile(const any_tensor& t, double p, axes_arg axes, bool keepdims = false) {
+    detail::check_quantile(p / 100.0, "percentile");
+    return quantile(t, p / 100.0, axes, keepdims);
+}
+[[nodiscard]] inline Tensor<double> percentile(const any_tensor& t, double p, const Axis& axis,
+                                               bool keepdims = false) {
+    detail::check_quantile(p / 100.0, "percentile");
+    return quantile(t, p / 100.0, axis, keepdims);
+}
+[[nodiscard]] inline Tensor<double> percentile(const any_tensor& t, double p) {
     detail::check_quantile(p / 100.0, "percentile");
     return quantile(t, p / 100.0);
 }

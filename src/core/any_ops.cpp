@@ -10,6 +10,8 @@
 #include "element_types.hpp"
 #include "nt/elementwise.hpp"
 #include "nt/reduce.hpp"
+#include "nt/segmentation.hpp"
+#include "nt/statistics.hpp"
 
 namespace nt::detail {
 
@@ -215,6 +217,60 @@ any_tensor any_where(const any_tensor& cond, const any_tensor& a, const any_tens
         using T = type_of<decltype(type)>;
         return any_tensor(nt::where(mask, typed<T>(ca), typed<T>(cb)));
     });
+}
+
+// --- statistics and segmentation helpers ----------------------------------------------------
+
+any_tensor any_statistics(any_statistic which, const any_tensor& t, axes_arg axes, bool every_axis, bool keepdims,
+                          std::int64_t ddof, double q) {
+    switch (which) {
+        case any_statistic::var:
+        case any_statistic::stddev:
+            return any_tensor(variance(t.base(), axes, every_axis, ddof, keepdims, which == any_statistic::stddev,
+                                       which == any_statistic::stddev ? "stddev" : "var"));
+        case any_statistic::quantile:
+            check_quantile(q, "quantile");
+            return any_tensor(order_statistic(t.base(), q, axes, every_axis, keepdims, dtype::f64, "quantile"));
+        default: break;
+    }
+    return dispatch(t.dtype(), [&](auto type) -> any_tensor {
+        using T = type_of<decltype(type)>;
+        const Tensor<T> x = typed<T>(t);
+        switch (which) {
+            case any_statistic::nansum: return any_tensor(nansum_impl(x, axes, keepdims, every_axis));
+            case any_statistic::nanmean: return any_tensor(nanmean_impl(x, axes, keepdims, every_axis));
+            case any_statistic::nanmin: return any_tensor(nanmin_impl(x, axes, keepdims, every_axis));
+            case any_statistic::nanmax: return any_tensor(nanmax_impl(x, axes, keepdims, every_axis));
+            case any_statistic::count_nonzero: return any_tensor(count_nonzero_impl(x, axes, keepdims, every_axis));
+            default: return any_tensor(every_axis ? nt::median(x) : nt::median(x, axes, keepdims));
+        }
+    });
+}
+
+any_tensor any_cumulate(const any_tensor& t, const Axis& axis, bool product) {
+    return dispatch(t.dtype(), [&](auto type) {
+        using T = type_of<decltype(type)>;
+        return product ? any_tensor(nt::cumprod(typed<T>(t), axis)) : any_tensor(nt::cumsum(typed<T>(t), axis));
+    });
+}
+
+any_tensor any_one_hot(const any_tensor& labels, std::int64_t classes, std::int64_t pos, name n, dtype result) {
+    return dispatch(labels.dtype(), [&](auto type) -> any_tensor {
+        using T = type_of<decltype(type)>;
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+            const any_tensor hot(nt::one_hot<bool>(typed<T>(labels), classes, pos, n));
+            return result == dtype::b8 ? hot : hot.astype(result);
+        } else {
+            check_labels(labels.base(), classes, "one_hot");  // type_mismatch, naming the type
+            return {};
+        }
+    });
+}
+
+any_tensor any_bincount(const any_tensor& x, const any_tensor* weights, std::int64_t minlength) {
+    if (weights == nullptr) return any_tensor(bincount(x.base(), minlength, nullptr));
+    const any_tensor w = weights->astype(dtype::f64);
+    return any_tensor(bincount(x.base(), minlength, &w.base()));
 }
 
 }  // namespace nt::detail

@@ -172,9 +172,14 @@ reduction_args reduction_from(const std::vector<std::string>& args, std::size_t 
     return r;
 }
 
-template <class T>
-void run_case(const oracle_case& c) {
-    const nt::Tensor<T> t = make<T>(c.input);
+/// An any_tensor result: checked as the typed tensor it holds.
+void check_result(const nt::any_tensor& got, const operand& want, closeness near) {
+    nt::visit([&](const auto& typed) { check_result(typed, want, near); }, got);
+}
+
+/// Runs case `c` on `t`, a Tensor<T> or an any_tensor holding T (the run-time forms).
+template <class T, class Handle>
+void run_on(const Handle& t, const oracle_case& c) {
     const auto& outs = c.outs;
     const auto& op = c.op;
     // Variances compare relatively only (their inputs may sit around 1e8, where a
@@ -257,6 +262,14 @@ void run_case(const oracle_case& c) {
     FAIL("unknown op " << op);
 }
 
+/// Case `c` on the typed tensor, or (as_any) on the any_tensor form of each function.
+template <class T>
+void run_case(const oracle_case& c, bool as_any) {
+    const nt::Tensor<T> t = make<T>(c.input);
+    if (as_any) run_on<T>(nt::any_tensor(t), c);
+    else run_on<T>(t, c);
+}
+
 /// Replays one data file, dispatching each case on its element type.
 std::size_t replay(const std::string& path) {
     const auto cases = read_cases(path);
@@ -269,15 +282,18 @@ std::size_t replay(const std::string& path) {
             using T = typename decltype(type)::type;
             if (nt::to_string(nt::dtype_of<T>) != c.dtype) return;
             known = true;
-            if (!c.error.empty()) {
-                try {
-                    run_case<T>(c);
-                    FAIL("expected nt::error " << c.error);
-                } catch (const nt::error& e) {
-                    CHECK(nt::to_string(e.code()) == c.error);
+            for (const bool as_any : {false, true}) {
+                INFO((as_any ? "the any_tensor form" : "the Tensor<T> form"));
+                if (!c.error.empty()) {
+                    try {
+                        run_case<T>(c, as_any);
+                        FAIL("expected nt::error " << c.error);
+                    } catch (const nt::error& e) {
+                        CHECK(nt::to_string(e.code()) == c.error);
+                    }
+                } else {
+                    run_case<T>(c, as_any);
                 }
-            } else {
-                run_case<T>(c);
             }
         });
         REQUIRE(known);

@@ -44,6 +44,17 @@ TEST_CASE("segmentation helpers: bad input is an nt::error naming the values and
     require_error([&] { (void)nt::histogram(lbl, 3, 2.0, 1.0); }, nt::errc::invalid_argument, {"lo < hi", "Fix"});
 }
 
+TEST_CASE("the any_tensor forms refuse labels that are not integers, naming the type", "[segmentation][errors]") {
+    const nt::any_tensor floats(nt::tensor<float>({0.0f, 1.0f}));
+    require_error([&] { (void)nt::one_hot(floats, 3, 0); }, nt::errc::type_mismatch, {"one_hot", "f32", "integers", "Fix"});
+    require_error([&] { (void)nt::bincount(floats); }, nt::errc::type_mismatch, {"bincount", "f32", "Fix"});
+    require_error([&] { (void)nt::one_hot(nt::any_tensor(nt::tensor<bool>({true})), 2, 0); }, nt::errc::type_mismatch,
+                  {"b8"});
+    const nt::any_tensor hot = nt::one_hot(nt::any_tensor(nt::tensor<std::uint8_t>({2, 0})), 3, 0, "CLASS", nt::dtype::f32);
+    CHECK(hot.dtype() == nt::dtype::f32);
+    CHECK(hot.as<float>().to_vector() == std::vector<float>{0, 1, 0, 0, 1, 0});
+}
+
 TEST_CASE("a confusion matrix from bincount sums to the pixel count, its rows to the classes", "[segmentation]") {
     const auto truth = nt::tensor<std::int64_t>({0, 1, 2, 2, 1, 0, 0});
     const auto pred = nt::tensor<std::int64_t>({0, 2, 2, 1, 1, 0, 1});
