@@ -229,6 +229,7 @@ template <binary_op Op, class T, class U>
 void in_place(std::string_view name, Tensor<T>& dst, const Tensor<U>& src) {
     if (dst.is_read_only()) throw_read_only(name, dst.spec());
     using C = promote_t<T, U>;
+    check_binary_types<Op, C>();
     // A source overlapping dst is read as it was before the write (copy first).
     const Tensor<C> source = dst.shares_storage(src) ? as_type<C>(src).clone() : Tensor<C>(as_type<C>(src));
     alignment al;
@@ -241,6 +242,7 @@ template <binary_op Op, class T, class S>
 void in_place_scalar(std::string_view name, Tensor<T>& dst, S value) {
     if (dst.is_read_only()) throw_read_only(name, dst.spec());
     using C = promote_scalar_t<T, S>;
+    check_binary_types<Op, C>();
     const C v = scalar_as<C>(value);
     const dims zeros(dst.rank(), 0);
     const Tensor<C>& lhs = as_type<C>(dst);

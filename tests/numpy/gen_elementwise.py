@@ -564,8 +564,35 @@ def masked_select_case(rng, cid, dtype=None):
     return [f"case {cid} masked_select", t.lines(), m.lines(), out_line(result, ["?"])]
 
 
+def in_place_case(rng, cid, dtype=None):
+    """t op= src for the bitwise operators and shifts: NumPy's t op src in the
+    common type, stored back into t's type (wrapping, as np.ndarray.astype does).
+    Sources are integers or bool: a float source makes the common type floating,
+    which these operators refuse (the error case)."""
+    dtype = dtype or rng.choice(list(DTYPES))
+    op = rng.choice(sorted(BITWISE | SHIFTS))
+    source = rng.choice([d for d in DTYPES if d in INTEGERS or d == "bool"] + ["float32"])
+    (t, src), named = destination_and_mask(rng, dtype)
+    # The mask's shape, names and view, with the source's values.
+    src.aligned = random_values(rng, source, list(src.aligned.shape))
+    src.dtype = source
+    if src.view.startswith("broadcast"):
+        src.view = "plain"  # a broadcast view stores one slice: new values break that
+    if op in SHIFTS and source in INTEGERS:
+        src.aligned = shift_amounts(rng, source, list(src.aligned.shape))
+    common = computation_type(op, dtype, source)
+    head = f"case {cid} in_place {op}"
+    if refused_binary(op, common):
+        return [head, t.lines(), src.lines(), "error type_mismatch"]
+    with np.errstate(all="ignore"):
+        r = BINARY[op](t.aligned.astype(common), broadcast_to_host(src, t).astype(common))
+    result = np.asarray(r).astype(DTYPES[dtype])
+    names = t.names if named else ["?"] * result.ndim
+    return [head, t.lines(), src.lines(), out_line(result, names)]
+
+
 MATH_AND_MASKS = [clip_case, where_scalar_case, nan_to_num_case, masked_fill_case, assign_where_case,
-                  masked_select_case]
+                  masked_select_case, in_place_case]
 
 RANDOM = object()
 

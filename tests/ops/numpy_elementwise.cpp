@@ -124,6 +124,17 @@ nt::any_tensor any_math_binary(const std::string& op, const nt::any_tensor& x, c
     return x;
 }
 
+/// d op= y through the any_tensor in-place operators; returns d.
+nt::any_tensor any_in_place(const std::string& op, nt::any_tensor& d, const nt::any_tensor& y) {
+    if (op == "bitwise_and") return d &= y;
+    if (op == "bitwise_or") return d |= y;
+    if (op == "bitwise_xor") return d ^= y;
+    if (op == "left_shift") return d <<= y;
+    if (op == "right_shift") return d >>= y;
+    FAIL("unknown in-place op " << op);
+    return d;
+}
+
 nt::any_tensor any_math_unary(const std::string& op, const nt::any_tensor& x) {
 #define NT_ANY_UNARY_CASE(name) \
     if (op == #name) return nt::name(x);
@@ -198,6 +209,37 @@ any_tensor binary(const std::string& op, const any_tensor& a, const any_tensor& 
             return wrap(x);
         },
         a, b);
+}
+
+/// dst op= src for the bitwise operators and shifts; dst is a fresh copy.
+any_tensor in_place(const std::string& op, const any_tensor& dst, const any_tensor& src) {
+    return std::visit(
+        [&](auto x, const auto& y) -> any_tensor {
+            using X = typename std::decay_t<decltype(x)>::value_type;
+            using Y = typename std::decay_t<decltype(y)>::value_type;
+            using enum nt::detail::binary_op;
+            // Types the typed form refuses at compile time go through any_tensor.
+#define NT_IN_PLACE_CASE(text, Op, stmt)                                     \
+    if (op == text) {                                                        \
+        if constexpr (typed_binary<Op, X, Y>) {                              \
+            auto& same = (stmt);                                             \
+            CHECK(&same == &x);                                              \
+            return wrap(x);                                                  \
+        } else {                                                             \
+            nt::any_tensor d(x);                                             \
+            return from_any(any_in_place(op, d, nt::any_tensor(y)));         \
+        }                                                                    \
+    }
+            NT_IN_PLACE_CASE("bitwise_and", bit_and, x &= y)
+            NT_IN_PLACE_CASE("bitwise_or", bit_or, x |= y)
+            NT_IN_PLACE_CASE("bitwise_xor", bit_xor, x ^= y)
+            NT_IN_PLACE_CASE("left_shift", shl, x <<= y)
+            NT_IN_PLACE_CASE("right_shift", shr, x >>= y)
+#undef NT_IN_PLACE_CASE
+            FAIL("unknown in-place op " << op);
+            return wrap(x);
+        },
+        dst, src);
 }
 
 any_tensor unary(const std::string& op, const any_tensor& a) {
@@ -516,14 +558,19 @@ std::size_t replay(const std::string& file) {
         // The math and mask kinds run once through Tensor<T> and once through
         // nt::any_tensor (`runtime`); both must agree with NumPy.
         const bool math = kind == "clip" || kind == "where_scalar" || kind == "nan_to_num" || kind == "masked_fill" ||
-                          kind == "assign_where" || kind == "masked_select" ||
+                          kind == "assign_where" || kind == "masked_select" || kind == "in_place" ||
                           (kind == "binary" && is_math_binary(op)) || (kind == "unary" && is_math_unary(op));
         auto compute = [&](bool runtime) -> any_tensor {
             // A fresh destination per run (the mask kinds write into operand 0).
             std::vector<any_tensor> ops = operands;
-            if (kind == "masked_fill" || kind == "assign_where") ops[0] = make_any(destination);
+            if (kind == "masked_fill" || kind == "assign_where" || kind == "in_place") ops[0] = make_any(destination);
             std::vector<nt::any_tensor> any_ops;
             for (const auto& o : ops) any_ops.push_back(to_any(o));
+            if (kind == "in_place") {
+                if (!runtime) return in_place(op, ops[0], ops[1]);
+                nt::any_tensor d = any_ops[0];
+                return from_any(any_in_place(op, d, any_ops[1]));
+            }
             if (kind == "binary" && runtime) return from_any(any_math_binary(op, any_ops[0], any_ops[1]));
             if (kind == "unary" && runtime) return from_any(any_math_unary(op, any_ops[0]));
             if (kind == "binary") return binary(op, ops[0], ops[1]);

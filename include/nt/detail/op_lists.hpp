@@ -56,7 +56,12 @@
     X(operator-=, sub, "operator-=") \
     X(operator*=, mul, "operator*=") \
     X(operator/=, div, "operator/=") \
-    X(operator%=, mod, "operator%=")
+    X(operator%=, mod, "operator%=")   \
+    X(operator&=, bit_and, "operator&=") \
+    X(operator|=, bit_or, "operator|=")  \
+    X(operator^=, bit_xor, "operator^=") \
+    X(operator<<=, shl, "operator<<=")   \
+    X(operator>>=, shr, "operator>>=")
 
 /// Unary functions, X(function, detail::unary_op). Result types as NumPy's
 /// (detail::unary_result_t): float math (exp ... log10, floor, ceil, trunc) makes
