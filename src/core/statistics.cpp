@@ -324,28 +324,49 @@ double median_of_sorted(const T* row, std::int64_t n) {
     return (static_cast<double>(row[h - 1]) + static_cast<double>(row[h])) / 2.0;
 }
 
+/// The ranks np.quantile(q, method="linear") reads in n sorted values: lo and hi =
+/// lo or lo + 1, and the weight of hi (NumPy 1.24's virtual index (n - 1) * q).
+struct quantile_ranks {
+    std::int64_t lo = 0, hi = 0;
+    double previous = 0, gamma = 0;
+};
+quantile_ranks ranks_of(std::int64_t n, double q) {
+    quantile_ranks k;
+    const double virtual_index = static_cast<double>(n - 1) * q;
+    k.previous = std::floor(virtual_index);
+    k.lo = static_cast<std::int64_t>(k.previous);
+    k.hi = k.lo + 1;
+    if (virtual_index >= static_cast<double>(n - 1)) {
+        k.previous = -1;
+        k.lo = k.hi = n - 1;
+    } else if (virtual_index < 0) {
+        k.previous = 0;
+        k.lo = k.hi = 0;
+    }
+    k.gamma = virtual_index - k.previous;
+    return k;
+}
+
 /// np.quantile(row, q) by method "linear", step by step as NumPy 1.24 computes it
-/// (virtual index (n - 1) * q; NumPy's _lerp), so that results agree to the bit.
+/// (NumPy's _lerp), so that results agree to the bit. Reads ranks lo and hi only.
 template <class T>
 double quantile_of_sorted(const T* row, std::int64_t n, double q) {
     if (is_nan(row[n - 1])) return std::nan("");
-    const double virtual_index = static_cast<double>(n - 1) * q;
-    double previous = std::floor(virtual_index);
-    std::int64_t lo = static_cast<std::int64_t>(previous), hi = lo + 1;
-    if (virtual_index >= static_cast<double>(n - 1)) {
-        previous = -1;
-        lo = hi = n - 1;
-    } else if (virtual_index < 0) {
-        previous = 0;
-        lo = hi = 0;
-    }
-    const double gamma = virtual_index - previous;
+    const quantile_ranks k = ranks_of(n, q);
     // The difference is taken in the element type (as NumPy's subtract), then widened.
     double diff;
-    if constexpr (is_float_like<T>) diff = static_cast<double>(static_cast<T>(row[hi] - row[lo]));
-    else diff = static_cast<double>(row[hi]) - static_cast<double>(row[lo]);
-    const double a = static_cast<double>(row[lo]), b = static_cast<double>(row[hi]);
-    return gamma >= 0.5 ? b - diff * (1.0 - gamma) : a + diff * gamma;
+    if constexpr (is_float_like<T>) diff = static_cast<double>(static_cast<T>(row[k.hi] - row[k.lo]));
+    else diff = static_cast<double>(row[k.hi]) - static_cast<double>(row[k.lo]);
+    const double a = static_cast<double>(row[k.lo]), b = static_cast<double>(row[k.hi]);
+    return k.gamma >= 0.5 ? b - diff * (1.0 - k.gamma) : a + diff * k.gamma;
+}
+
+/// Puts the values of ranks lo and lo + 1 (hi) of row[0, n) at those positions, as a
+/// sort would, in O(n): a selection, then the smallest of the rest.
+template <class T>
+void select_ranks(T* row, std::int64_t n, std::int64_t lo, std::int64_t hi) {
+    std::nth_element(row, row + lo, row + n, ascending<T>);
+    if (hi > lo) std::iter_swap(row + hi, std::min_element(row + hi, row + n, ascending<T>));
 }
 
 }  // namespace
@@ -379,8 +400,22 @@ tensor_base order_statistic(const tensor_base& t, double q, axes_arg axes, bool 
         using T = typename decltype(type)::type;
         T* row = elements<T>(rows);
         for (std::int64_t r = 0; r < count; ++r, row += n) {
-            std::sort(row, row + n, ascending<T>);
-            dst[r] = q < 0 ? median_of_sorted(row, n) : quantile_of_sorted(row, n, q);
+            // A NaN anywhere gives NaN; otherwise only the ranks read are selected
+            // (no full sort), and the formulas read them where a sort puts them.
+            if constexpr (is_float_like<T>) {
+                if (std::any_of(row, row + n, [](T x) { return is_nan(x); })) {
+                    dst[r] = std::nan("");
+                    continue;
+                }
+            }
+            if (q < 0) {
+                if (n > 0) select_ranks(row, n, n % 2 ? n / 2 : n / 2 - 1, n / 2);
+                dst[r] = median_of_sorted(row, n);
+            } else {
+                const quantile_ranks k = ranks_of(n, q);
+                select_ranks(row, n, k.lo, k.hi);
+                dst[r] = quantile_of_sorted(row, n, q);
+            }
         }
     });
     if (result == dtype::f64) return out;
