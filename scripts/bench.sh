@@ -28,7 +28,7 @@ echo "== .npy files (bench_io: 1 GiB int16 volume)"
 
 echo
 echo "== contractions (bench_linalg: OpenBLAS in both; load: $(cut -d' ' -f1-3 /proc/loadavg))"
-"$build/tests/bench/bench_linalg" --benchmark_filter="/(128|1024|256)/" --benchmark_repetitions=5 \
+"$build/tests/bench/bench_linalg" --benchmark_filter="/(128|1024|256|10000)/" --benchmark_repetitions=5 \
     --benchmark_min_time=0.3 --benchmark_out="$out/bench_linalg.json" --benchmark_out_format=json >/dev/null
 /usr/bin/python3 tests/bench/numpy_bench.py --linalg-both >"$out/numpy_linalg.json"
 /usr/bin/python3 scripts/bench_report.py --linalg "$out/bench_linalg.json" "$out/numpy_linalg.json" | tee "$out/report_linalg.md"
