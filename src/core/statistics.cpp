@@ -232,25 +232,101 @@ void sort_values(T* row, std::int64_t n, std::vector<unsigned char>& scratch) {
 
 // --- cumsum / cumprod ------------------------------------------------------------------
 
+namespace {
+
+/// Running sums (or products) along the middle axis of a C-contiguous (outer, n, inner)
+/// block, from `in` into `p` (in == p: in place): each line accumulates in order, as
+/// NumPy's. Lines are independent,
+/// so several advance together (eight interleaved rows when inner == 1, whole rows of
+/// columns otherwise), which hides the add's latency, and the pool takes line groups.
+template <class T>
+void scan_lines(T* p, const T* in, std::int64_t outer, std::int64_t n, std::int64_t inner, bool product) {
+    auto step = [product](T prev, T x) { return product ? wrapping_mul<T>(prev, x) : wrapping_add<T>(prev, x); };
+    if (inner == 1) {
+        constexpr std::int64_t group = 8, tile_width = 64;
+        auto rows = [&](std::int64_t r0, std::int64_t r1) {
+            std::int64_t r = r0;
+            for (; r + group <= r1; r += group) {
+                T* q = p + r * n;
+                const T* x = in + r * n;
+                // Eight rows advance together through a transposed tile: the rows are
+                // read and written in contiguous runs (rows a power of two apart would
+                // share cache sets, element by element), and the eight running values
+                // sit in one vector.
+                T acc[group];  // from each row's first element (0 + -0.0 would lose the sign)
+                for (std::int64_t k = 0; k < group; ++k) q[k * n] = acc[k] = x[k * n];
+                alignas(64) T tile[tile_width][group];
+                for (std::int64_t i0 = 1; i0 < n; i0 += tile_width) {
+                    const std::int64_t w = std::min(tile_width, n - i0);
+                    for (std::int64_t k = 0; k < group; ++k)
+                        for (std::int64_t i = 0; i < w; ++i) tile[i][k] = x[k * n + i0 + i];
+                    for (std::int64_t i = 0; i < w; ++i)
+                        for (std::int64_t k = 0; k < group; ++k) tile[i][k] = acc[k] = step(acc[k], tile[i][k]);
+                    for (std::int64_t k = 0; k < group; ++k)
+                        for (std::int64_t i = 0; i < w; ++i) q[k * n + i0 + i] = tile[i][k];
+                }
+            }
+            for (; r < r1; ++r) {
+                T* q = p + r * n;
+                const T* x = in + r * n;
+                T acc = q[0] = x[0];
+                for (std::int64_t i = 1; i < n; ++i) q[i] = acc = step(acc, x[i]);
+            }
+        };
+        if (want_parallel(outer * n) && outer >= 2 * group) {
+            const std::int64_t groups = (outer + group - 1) / group;
+            parallel_for(groups, [&](std::int64_t g0, std::int64_t g1) { rows(g0 * group, std::min(outer, g1 * group)); });
+        } else {
+            rows(0, outer);
+        }
+        return;
+    }
+    // Columns in blocks, so two threads can share one (n, inner) plane.
+    constexpr std::int64_t block = 2048;
+    const std::int64_t blocks = (inner + block - 1) / block;
+    auto planes = [&](std::int64_t u0, std::int64_t u1) {
+        for (std::int64_t u = u0; u < u1; ++u) {
+            const std::int64_t o = u / blocks, j0 = (u % blocks) * block, j1 = std::min(inner, j0 + block);
+            T* q = p + o * n * inner;
+            const T* x = in + o * n * inner;
+            if (x != q) std::copy(x + j0, x + j1, q + j0);
+            for (std::int64_t i = 1; i < n; ++i) {
+                T* cur = q + i * inner;
+                const T* prev = cur - inner;
+                const T* add = x + i * inner;
+                for (std::int64_t j = j0; j < j1; ++j) cur[j] = step(prev[j], add[j]);
+            }
+        }
+    };
+    if (want_parallel(outer * n * inner) && outer * blocks > 1) parallel_for(outer * blocks, planes);
+    else planes(0, outer * blocks);
+}
+
+}  // namespace
+
 tensor_base cumulate(const tensor_base& t, const Axis& axis, bool product, dtype result, std::string_view op) {
     const std::size_t a = axis_index(t, axis, op);
-    tensor_base converted = tensor_base::allocate(result, t.shape(), t.names(), op);
-    converted.assign(t);  // the library's casts: bool -> 0/1, integers widen
-    tensor_base lines = with_axis_last(converted, a);
-    const std::int64_t n = lines.rank() ? lines.shape().back() : 1;
-    if (n > 0) {
-        const std::int64_t rows = lines.size() / n;
-        on_type(lines, [&](auto type) {
+    // The scan reads a C-contiguous input of the result's type where it lies; any other
+    // is first converted into the result by the library's casts (bool -> 0/1, integers
+    // widen) and scanned there.
+    tensor_base out = tensor_base::allocate(result, t.shape(), t.names(), op);
+    const bool direct = t.type() == result && t.is_contiguous();
+    if (!direct) out.assign(t);
+    std::int64_t outer = 1, inner = 1;
+    for (std::size_t d = 0; d < t.rank(); ++d) {
+        if (d < a) outer *= t.shape()[d];
+        if (d > a) inner *= t.shape()[d];
+    }
+    const std::int64_t n = t.rank() ? t.shape()[a] : 1;
+    if (out.size() > 0) {
+        on_type(out, [&](auto type) {
             using T = typename decltype(type)::type;
-            if constexpr (!std::is_same_v<T, bool>) {
-                T* p = elements<T>(lines);
-                for (std::int64_t r = 0; r < rows; ++r, p += n)
-                    for (std::int64_t i = 1; i < n; ++i)
-                        p[i] = product ? wrapping_mul<T>(p[i - 1], p[i]) : wrapping_add<T>(p[i - 1], p[i]);
-            }
+            if constexpr (!std::is_same_v<T, bool>)
+                scan_lines(elements<T>(out), direct ? elements<const T>(t) : elements<const T>(out), outer, n, inner,
+                           product);
         });
     }
-    return axis_back(lines, a);
+    return out;
 }
 
 // --- median and quantiles ----------------------------------------------------------------

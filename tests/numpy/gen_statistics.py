@@ -84,6 +84,8 @@ def rand_values(rng, tag, shape):
                 pool[i] = rng.choice([float("inf"), -float("inf")])
             elif r < 0.3:
                 pool[i] = float(rng.randint(-3, 3))
+            elif r < 0.33:
+                pool[i] = -0.0  # cumsum keeps a leading -0.0, as NumPy's
         return np.array(pool, dtype=np.float64).astype(DTYPES[tag]).reshape(shape)
     info = np.iinfo(DTYPES[tag])
     lo, hi = max(info.min, -50), min(info.max, 50)
@@ -357,6 +359,19 @@ def main():
                     # kept axis); draw another case.
                     continue
             case.write(out, cid)
+        # Running sums and products of 9 rows (more than one group of eight) along
+        # either axis, every row led by -0.0: the result keeps that sign, as NumPy's.
+        cid = args.count
+        for tag in sorted(FLOATS):
+            for op in ("cumsum", "cumprod"):
+                for ax in (0, 1):
+                    a = rand_values(rng, tag, [9, 70])
+                    np.moveaxis(a, ax, 0)[0] = -0.0
+                    c = Case(op, tag, [str(ax)])
+                    c.input = (a, None)
+                    c.outs.append((np.cumsum(a, axis=ax) if op == "cumsum" else np.cumprod(a, axis=ax), None))
+                    c.write(out, cid)
+                    cid += 1
 
 
 if __name__ == "__main__":
