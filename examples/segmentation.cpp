@@ -1,11 +1,13 @@
 // Per-class scores of a segmentation, with names only: no manual unsqueeze,
 // permute or reshape to line axes up.
 //
-//   logits (?, CLASS, H, W)   a batch of 2 images, 3 classes, 4x6 pixels
+//   image  (?, C, H, W)       a batch of 2 two-channel uint16 images, 4x6 pixels
+//   logits (?, CLASS, H, W)   3 classes
 //   truth  (?, H, W)          the true class of every pixel
 //
-// softmax over CLASS, one-hot truth, then Dice and IoU per class; the confusion
-// matrix of the hard predictions (bincount) and the hard Dice and IoU from it.
+// The image normalised per channel (mean and stddev); softmax over CLASS, one-hot
+// truth, then Dice and IoU per class; the confusion matrix of the hard predictions
+// (bincount) and the hard Dice and IoU from it.
 #include <cstdint>
 #include <iomanip>
 #include <iostream>
@@ -22,6 +24,16 @@ int main() {
     auto logits = nt::sin(index * 0.37f) * 2.0f;
     auto pixel = nt::arange<std::int32_t>(batch * height * width).reshape({batch, height, width}).rename({"?", "H", "W"});
     auto truth = (pixel * 7 + (pixel * pixel) % 5) % 3;  // values 0, 1, 2
+
+    // [normalise]
+    // A two-channel uint16 image (as microscopy stores it), normalised per channel:
+    // mean and standard deviation over the batch and the pixels, kept as (1,C,1,1).
+    auto channel_offset = nt::arange<std::int32_t>(2).rename({"C"}) * 500;
+    auto image = nt::astype<std::uint16_t>((pixel.unsqueeze(1, "C") * 97 + channel_offset) % 4096);
+    auto values = nt::astype<float>(image);
+    auto centred = values - nt::mean(values, {0, "H", "W"}, true);
+    auto normalised = centred / nt::stddev(values, {0, "H", "W"}, 0, true);
+    // [normalise]
 
     // Softmax over CLASS: the keepdims sum (?,1,H,W) pairs with logits by name.
     auto e = nt::exp(logits - nt::max(logits, "CLASS", true));
@@ -56,6 +68,9 @@ int main() {
     std::cout << "onehot " << onehot.spec() << "\n";
     std::cout << "dice   " << dice.spec() << "\n";
     std::cout << std::fixed << std::setprecision(4);
+    const auto spread = nt::stddev(normalised, {0, "H", "W"});
+    std::cout << "image  " << image.spec() << ", per-channel std after normalising: " << spread.at(0) << " "
+              << spread.at(1) << "\n";
     for (std::int64_t c = 0; c < classes; ++c)
         std::cout << "class " << c << ": pixels " << std::setw(4) << actual.at(c) << "  dice " << dice.at(c)
                   << "  iou " << iou.at(c) << "\n";
