@@ -1,5 +1,6 @@
 // The element-wise engine's compiled half: loop planning and the type-erased copy.
 #include "engine.hpp"
+#include "simd.hpp"
 
 #include "nt/error.hpp"
 
@@ -386,7 +387,7 @@ void copy_strided(void* dst, std::span<const std::int64_t> dst_strides, const vo
     const loop_plan plan = make_loop_plan(shape, ops);
     if (plan.empty || element_size == 0) return;
     const op_ptrs base{static_cast<char*>(dst), const_cast<char*>(static_cast<const char*>(src))};
-    auto kernel = [es](std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0,
+    auto kernel = [es, element_size](std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0,
                        const std::int64_t* s1) {
         if (s1[0] == es && s1[1] == es) {  // contiguous runs
             if (n1 * es < memcpy_min_bytes) return copy_small_runs(n0, n1 * es, p, s0);
@@ -397,6 +398,13 @@ void copy_strided(void* dst, std::span<const std::int64_t> dst_strides, const vo
         const bool aligned = (s1[0] % es) == 0 && (s1[1] % es) == 0 && (s0[0] % es) == 0 && (s0[1] % es) == 0 &&
                              (reinterpret_cast<std::uintptr_t>(p[0]) % static_cast<std::uintptr_t>(es)) == 0 &&
                              (reinterpret_cast<std::uintptr_t>(p[1]) % static_cast<std::uintptr_t>(es)) == 0;
+        if (aligned && n0 >= 8 && n1 >= 8) {
+            // A transposing tile (one side contiguous along each axis): vector blocks.
+            if (s1[0] == es && s0[1] == es && transpose_block(p[0], s0[0], p[1], s1[1], n0, n1, element_size))
+                return;
+            if (s0[0] == es && s1[1] == es && transpose_block(p[0], s1[0], p[1], s0[1], n1, n0, element_size))
+                return;
+        }
         if (aligned) {
             switch (es) {
                 case 1: return copy_rows<std::uint8_t>(n0, n1, p, s0, s1);

@@ -1,10 +1,13 @@
 // copy_strided / fill_strided against the reference, for several element sizes.
 #include "engine.hpp"
 #include "nt/threads.hpp"
+#include "nt/error.hpp"
+#include "simd.hpp"
 
 #include "engine_testing.hpp"
 
 #include <cstring>
+#include <utility>
 
 using namespace engine_testing;
 
@@ -95,4 +98,52 @@ TEST_CASE("engine: fill_strided", "[engine][copy]") {
     for (double x : out) CHECK(x == 2.25);
     const dims zero_shape{0, 5};
     nt::detail::fill_strided(nullptr, st.span(), zero_shape.span(), &v, sizeof v);
+}
+
+namespace {
+
+/// A (rows, cols) copy where exactly one side is transposed: dst row-major and src
+/// column-major (or the reverse), starting `shift` elements into both buffers.
+template <class T>
+void check_transposing(std::int64_t rows, std::int64_t cols, bool dst_row_major, std::int64_t shift) {
+    const dims shape{rows, cols}, row_major{cols, 1}, col_major{1, rows};
+    const dims& ds = dst_row_major ? row_major : col_major;
+    const dims& ss = dst_row_major ? col_major : row_major;
+    std::vector<T> src(static_cast<std::size_t>(rows * cols + shift)), dst(src.size()), expect(src.size());
+    auto* bytes = reinterpret_cast<unsigned char*>(src.data());
+    for (std::size_t i = 0; i < src.size() * sizeof(T); ++i) bytes[i] = static_cast<unsigned char>(uniform(0, 255));
+    for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t c = 0; c < cols; ++c)
+            expect[static_cast<std::size_t>(shift + r * ds[0] + c * ds[1])] =
+                src[static_cast<std::size_t>(shift + r * ss[0] + c * ss[1])];
+    nt::detail::copy_strided(dst.data() + shift, ds.span(), src.data() + shift, ss.span(), shape.span(), sizeof(T));
+    INFO("shape (" << rows << "," << cols << ") element size " << sizeof(T) << (dst_row_major ? " dst" : " src")
+                   << " row-major, shift " << shift);
+    CHECK(std::memcmp(dst.data() + shift, expect.data() + shift, static_cast<std::size_t>(rows * cols) * sizeof(T)) ==
+          0);
+}
+
+}  // namespace
+
+TEST_CASE("engine: transposing copies agree on every SIMD target this CPU runs", "[engine][copy][simd]") {
+    thread_guard guard;
+    nt::set_num_threads(1);
+    const std::vector<std::string> targets = nt::detail::simd_targets();
+    REQUIRE(!targets.empty());
+    for (const std::string& target : targets) {
+        nt::detail::force_simd_target(target);
+        INFO("target " << target);
+        CHECK(nt::detail::simd_target() == target);
+        for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+                 {8, 8}, {9, 13}, {37, 45}, {64, 100}, {3, 20}, {130, 7}, {33, 257}})
+            for (const bool dst_row_major : {true, false})
+                for (const std::int64_t shift : {0, 1}) {
+                    check_transposing<blob<4>>(rows, cols, dst_row_major, shift);
+                    check_transposing<blob<8>>(rows, cols, dst_row_major, shift);
+                    check_transposing<blob<2>>(rows, cols, dst_row_major, shift);
+                }
+    }
+    nt::detail::force_simd_target("");
+    CHECK(nt::detail::simd_target() == targets.front());
+    CHECK_THROWS_AS(nt::detail::force_simd_target("no-such-target"), nt::error);
 }

@@ -1,0 +1,124 @@
+// The transpose kernel of simd.hpp, compiled once per Highway target.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd_transpose.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+HWY_BEFORE_NAMESPACE();
+namespace nt::detail::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// 128-bit vectors on every target: a 4x4 block of 32-bit elements (2x2 of 64-bit)
+// is exactly four (two) of them. Wider targets still gain their encodings.
+template <class T>
+void TransposeT(char* dst, std::int64_t dst_row, const char* src, std::int64_t src_row, std::int64_t rows,
+                std::int64_t cols) {
+    auto at_src = [&](std::int64_t i, std::int64_t r) { return reinterpret_cast<const T*>(src + i * src_row) + r; };
+    auto at_dst = [&](std::int64_t r, std::int64_t i) { return reinterpret_cast<T*>(dst + r * dst_row) + i; };
+    std::int64_t r = 0;
+#if HWY_TARGET != HWY_SCALAR  // the scalar target (no 128-bit vectors) takes the loop below
+    const hn::Full128<T> d;
+    constexpr std::int64_t k = 16 / sizeof(T);
+    for (; r + k <= rows; r += k) {
+        std::int64_t i = 0;
+        for (; i + k <= cols; i += k) {
+            if constexpr (k == 4) {
+                // Source rows i..i+3 hold dst columns; interleave pairs, then halves.
+                const auto a0 = hn::LoadU(d, at_src(i + 0, r)), a1 = hn::LoadU(d, at_src(i + 1, r));
+                const auto a2 = hn::LoadU(d, at_src(i + 2, r)), a3 = hn::LoadU(d, at_src(i + 3, r));
+                const auto t0 = hn::InterleaveLower(d, a0, a1), t1 = hn::InterleaveLower(d, a2, a3);
+                const auto t2 = hn::InterleaveUpper(d, a0, a1), t3 = hn::InterleaveUpper(d, a2, a3);
+                hn::StoreU(hn::ConcatLowerLower(d, t1, t0), d, at_dst(r + 0, i));
+                hn::StoreU(hn::ConcatUpperUpper(d, t1, t0), d, at_dst(r + 1, i));
+                hn::StoreU(hn::ConcatLowerLower(d, t3, t2), d, at_dst(r + 2, i));
+                hn::StoreU(hn::ConcatUpperUpper(d, t3, t2), d, at_dst(r + 3, i));
+            } else {
+                const auto a0 = hn::LoadU(d, at_src(i + 0, r)), a1 = hn::LoadU(d, at_src(i + 1, r));
+                hn::StoreU(hn::InterleaveLower(d, a0, a1), d, at_dst(r + 0, i));
+                hn::StoreU(hn::InterleaveUpper(d, a0, a1), d, at_dst(r + 1, i));
+            }
+        }
+        for (; i < cols; ++i)
+            for (std::int64_t j = 0; j < k; ++j) *at_dst(r + j, i) = *at_src(i, r + j);
+    }
+#endif
+    for (; r < rows; ++r)
+        for (std::int64_t i = 0; i < cols; ++i) *at_dst(r, i) = *at_src(i, r);
+}
+
+void Transpose32(char* dst, std::int64_t dst_row, const char* src, std::int64_t src_row, std::int64_t rows,
+                 std::int64_t cols) {
+    TransposeT<std::uint32_t>(dst, dst_row, src, src_row, rows, cols);
+}
+void Transpose64(char* dst, std::int64_t dst_row, const char* src, std::int64_t src_row, std::int64_t rows,
+                 std::int64_t cols) {
+    TransposeT<std::uint64_t>(dst, dst_row, src, src_row, rows, cols);
+}
+
+// Which compilation the dispatcher picked: tests check it follows the forced target.
+std::int64_t DispatchedTarget() { return HWY_TARGET; }
+
+}  // namespace nt::detail::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <string>
+#include <vector>
+
+#include "core_errors.hpp"
+#include "simd.hpp"
+
+namespace nt::detail {
+
+HWY_EXPORT(Transpose32);
+HWY_EXPORT(Transpose64);
+HWY_EXPORT(DispatchedTarget);
+
+bool transpose_block(void* dst, std::int64_t dst_row, const void* src, std::int64_t src_row, std::int64_t rows,
+                     std::int64_t cols, std::size_t element_size) {
+    auto* d = static_cast<char*>(dst);
+    const auto* s = static_cast<const char*>(src);
+    if (element_size == 4) HWY_DYNAMIC_DISPATCH(Transpose32)(d, dst_row, s, src_row, rows, cols);
+    else if (element_size == 8) HWY_DYNAMIC_DISPATCH(Transpose64)(d, dst_row, s, src_row, rows, cols);
+    else return false;
+    return true;
+}
+
+namespace {
+// Every target with kernels that the CPU runs, best first: read once, before any test
+// narrows the set (SupportedAndGeneratedTargets sees that narrowing).
+const std::vector<std::int64_t>& cpu_targets() {
+    static const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+    return targets;
+}
+}  // namespace
+
+std::vector<std::string> simd_targets() {
+    std::vector<std::string> names;
+    for (const std::int64_t t : cpu_targets()) names.emplace_back(hwy::TargetName(t));
+    return names;
+}
+
+std::string simd_target() { return hwy::TargetName(HWY_DYNAMIC_DISPATCH(DispatchedTarget)()); }
+
+void force_simd_target(const std::string& name) {
+    const std::vector<std::int64_t>& targets = cpu_targets();
+    if (name.empty()) {
+        hwy::SetSupportedTargetsForTest(0);
+        return;
+    }
+    for (const std::int64_t t : targets)
+        if (name == hwy::TargetName(t)) {
+            hwy::SetSupportedTargetsForTest(t);
+            return;
+        }
+    fail(errc::invalid_argument, "force_simd_target", "no kernels for target '" + name + "' on this CPU");
+}
+
+}  // namespace nt::detail
+#endif  // HWY_ONCE
