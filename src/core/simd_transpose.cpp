@@ -14,7 +14,42 @@ namespace nt::detail::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // 128-bit vectors on every target: a 4x4 block of 32-bit elements (2x2 of 64-bit)
-// is exactly four (two) of them. Wider targets still gain their encodings.
+// is exactly four (two) of them. AVX2 and AVX-512 move 32-bit elements in 8x8 blocks
+// of 256-bit vectors first.
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+/// dst rows r..r+7 from src rows i..i+7 (32-bit elements), on 256-bit vectors: pairs,
+/// then 64-bit pairs interleave within each 128-bit half, and the halves swap last.
+template <class T, class AtDst, class AtSrc>
+void Transpose8x8(std::int64_t r, std::int64_t i, const AtDst& at_dst, const AtSrc& at_src) {
+    const hn::Simd<T, 8, 0> d;
+    const hn::Repartition<std::uint64_t, decltype(d)> d64;
+    auto pairs_lo = [&](auto x, auto y) {
+        return hn::BitCast(d, hn::InterleaveLower(d64, hn::BitCast(d64, x), hn::BitCast(d64, y)));
+    };
+    auto pairs_hi = [&](auto x, auto y) {
+        return hn::BitCast(d, hn::InterleaveUpper(d64, hn::BitCast(d64, x), hn::BitCast(d64, y)));
+    };
+    const auto a0 = hn::LoadU(d, at_src(i + 0, r)), a1 = hn::LoadU(d, at_src(i + 1, r));
+    const auto a2 = hn::LoadU(d, at_src(i + 2, r)), a3 = hn::LoadU(d, at_src(i + 3, r));
+    const auto a4 = hn::LoadU(d, at_src(i + 4, r)), a5 = hn::LoadU(d, at_src(i + 5, r));
+    const auto a6 = hn::LoadU(d, at_src(i + 6, r)), a7 = hn::LoadU(d, at_src(i + 7, r));
+    const auto t0 = hn::InterleaveLower(d, a0, a1), t1 = hn::InterleaveUpper(d, a0, a1);
+    const auto t2 = hn::InterleaveLower(d, a2, a3), t3 = hn::InterleaveUpper(d, a2, a3);
+    const auto t4 = hn::InterleaveLower(d, a4, a5), t5 = hn::InterleaveUpper(d, a4, a5);
+    const auto t6 = hn::InterleaveLower(d, a6, a7), t7 = hn::InterleaveUpper(d, a6, a7);
+    const auto u0 = pairs_lo(t0, t2), u1 = pairs_hi(t0, t2), u2 = pairs_lo(t1, t3), u3 = pairs_hi(t1, t3);
+    const auto u4 = pairs_lo(t4, t6), u5 = pairs_hi(t4, t6), u6 = pairs_lo(t5, t7), u7 = pairs_hi(t5, t7);
+    hn::StoreU(hn::ConcatLowerLower(d, u4, u0), d, at_dst(r + 0, i));
+    hn::StoreU(hn::ConcatLowerLower(d, u5, u1), d, at_dst(r + 1, i));
+    hn::StoreU(hn::ConcatLowerLower(d, u6, u2), d, at_dst(r + 2, i));
+    hn::StoreU(hn::ConcatLowerLower(d, u7, u3), d, at_dst(r + 3, i));
+    hn::StoreU(hn::ConcatUpperUpper(d, u4, u0), d, at_dst(r + 4, i));
+    hn::StoreU(hn::ConcatUpperUpper(d, u5, u1), d, at_dst(r + 5, i));
+    hn::StoreU(hn::ConcatUpperUpper(d, u6, u2), d, at_dst(r + 6, i));
+    hn::StoreU(hn::ConcatUpperUpper(d, u7, u3), d, at_dst(r + 7, i));
+}
+#endif
+
 template <class T>
 void TransposeT(char* dst, std::int64_t dst_row, const char* src, std::int64_t src_row, std::int64_t rows,
                 std::int64_t cols) {
@@ -22,6 +57,16 @@ void TransposeT(char* dst, std::int64_t dst_row, const char* src, std::int64_t s
     auto at_dst = [&](std::int64_t r, std::int64_t i) { return reinterpret_cast<T*>(dst + r * dst_row) + i; };
     std::int64_t r = 0;
 #if HWY_TARGET != HWY_SCALAR  // the scalar target (no 128-bit vectors) takes the loop below
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+    if constexpr (sizeof(T) == 4) {
+        for (; r + 8 <= rows; r += 8) {
+            std::int64_t i = 0;
+            for (; i + 8 <= cols; i += 8) Transpose8x8<T>(r, i, at_dst, at_src);
+            for (; i < cols; ++i)
+                for (std::int64_t j = 0; j < 8; ++j) *at_dst(r + j, i) = *at_src(i, r + j);
+        }
+    }
+#endif
     const hn::Full128<T> d;
     constexpr std::int64_t k = 16 / sizeof(T);
     for (; r + k <= rows; r += k) {
