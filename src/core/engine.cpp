@@ -429,6 +429,49 @@ void copy_strided(void* dst, std::span<const std::int64_t> dst_strides, const vo
     run_plan(plan, base, kernel);
 }
 
+const void* reorder_reused_gather(std::span<const std::int64_t> shape, std::span<const std::int64_t> out_strides,
+                                  const void* data, std::span<const std::int64_t> strides, std::size_t element_size,
+                                  dims& new_strides, std::unique_ptr<std::byte[]>& scratch) {
+    new_strides.clear();
+    const std::size_t nd = shape.size();
+    if (nd < 2 || strides.size() != nd || out_strides.size() != nd) return data;
+    std::int64_t total = 1, own = 1, fastest = -1;
+    bool reused = false;
+    for (std::size_t d = 0; d < nd; ++d) {
+        total *= shape[d];
+        if (shape[d] <= 1) continue;
+        if (strides[d] == 0) reused = true;
+        else own *= shape[d];
+        if (fastest < 0 || iabs(out_strides[d]) < iabs(out_strides[static_cast<std::size_t>(fastest)]))
+            fastest = static_cast<std::int64_t>(d);
+    }
+    const auto es = static_cast<std::int64_t>(element_size);
+    // Small work is not worth a copy: the tiles stay in cache anyway.
+    constexpr std::int64_t min_elements = std::int64_t{1} << 15;
+    if (!reused || total < min_elements || fastest < 0) return data;
+    if (iabs(strides[static_cast<std::size_t>(fastest)]) * es < blocking_stride_bytes) return data;
+    // The output's axis order, outermost first; the copy is C-contiguous in it.
+    small_vector<std::size_t, 8> order;
+    for (std::size_t d = 0; d < nd; ++d) order.push_back(d);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return iabs(out_strides[x]) > iabs(out_strides[y]); });
+    new_strides = dims(nd, 0);
+    dims copy_shape(shape.begin(), shape.end());
+    std::int64_t step = 1;
+    for (std::size_t k = nd; k-- > 0;) {
+        const std::size_t d = order[k];
+        if (strides[d] == 0 || shape[d] <= 1) {
+            copy_shape[d] = 1;
+            continue;
+        }
+        new_strides[d] = step;
+        step *= shape[d];
+    }
+    scratch.reset(new std::byte[static_cast<std::size_t>(own * es)]);
+    copy_strided(scratch.get(), new_strides.span(), data, strides, copy_shape.span(), element_size);
+    return scratch.get();
+}
+
 void fill_strided(void* dst, std::span<const std::int64_t> dst_strides, std::span<const std::int64_t> shape,
                   const void* value, std::size_t element_size) {
     const dims zeros(shape.size(), 0);

@@ -29,6 +29,7 @@
 #endif
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <tuple>
 #include <utility>
@@ -69,6 +70,18 @@ struct loop_plan {
 /// and operand layouts equal the previous call's. Valid until this thread's next call.
 [[nodiscard]] const loop_plan& cached_loop_plan(std::span<const std::int64_t> shape,
                                                 std::span<const operand_layout> operands);
+
+/// An input of an element-wise operation over `shape` (strides in elements, output
+/// strides `out_strides`) that is gathered across the output's fastest axis (a stride of
+/// a cache line or more there) and broadcast over another axis is read in scattered
+/// tiles once per broadcast slice. When that holds (and the work is large), it is
+/// copied once into `scratch` in the output's axis order (broadcast axes left out) and
+/// the new data pointer is returned, with its strides (0 on broadcast axes) in
+/// `new_strides`; otherwise `data` is returned and `new_strides` left empty.
+[[nodiscard]] const void* reorder_reused_gather(std::span<const std::int64_t> shape,
+                                                std::span<const std::int64_t> out_strides, const void* data,
+                                                std::span<const std::int64_t> strides, std::size_t element_size,
+                                                dims& new_strides, std::unique_ptr<std::byte[]>& scratch);
 
 /// Copies src to dst element by element (both over `shape`, strides in elements, any
 /// element size); memcpy for runs contiguous in both. dst and src must not overlap.
