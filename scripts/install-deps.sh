@@ -3,7 +3,8 @@
 # not root). Safe to run repeatedly: it does nothing when everything is there.
 set -euo pipefail
 
-packages=(g++ cmake ninja-build libboost-dev librange-v3-dev catch2 nlohmann-json3-dev libbenchmark-dev python3-numpy zlib1g-dev libopenblas-dev libhwy-dev)
+packages=(g++ cmake ninja-build libboost-dev librange-v3-dev catch2 nlohmann-json3-dev libbenchmark-dev python3-numpy zlib1g-dev libopenblas-dev libhwy-dev
+          libzstd-dev libblosc-dev python3-zarr python3-numcodecs python3-xarray python3-dask python3-distributed)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,8 @@
+# nt/zarr.hpp: Zarr v2 stores and OME-Zarr images (test_zarr), against zarr-python,
+# xarray and Dask (Debian python3-zarr, python3-xarray, python3-dask,
+# python3-distributed), which generate and check stores inside the test command.
+nt_add_test_area(zarr ntensor::ntensor nlohmann_json::nlohmann_json)
+if(NOT TARGET test_zarr)
+    return()
+endif()
+set(nt_zarr_data ${CMAKE_CURRENT_BINARY_DIR}/data/zarr)
