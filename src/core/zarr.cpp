@@ -1,0 +1,751 @@
+// Zarr v2 directory stores: metadata (.zarray, .zattrs, .zgroup), chunk keys, region
+// reads and writes chunk by chunk, and map_chunks. The codecs are in zarr_codec.cpp;
+// every element copy goes through the engine's copy_elements.
+#include "nt/zarr.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <limits>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <system_error>
+
+#include "copy.hpp"
+#include "core_errors.hpp"
+#include "file_io.hpp"
+#include "npy_header.hpp"
+#include "nt/error.hpp"
+#include "nt/threads.hpp"
+#include "zarr_codec.hpp"
+
+namespace nt::zarr {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Chunks larger than this are refused: blosc's limit, and a bound on what a lying
+/// .zarray can make ntensor allocate.
+constexpr std::int64_t max_chunk_bytes = std::int64_t{2147483647} - 16;
+
+std::string store_where(const std::string& path) { return "zarr '" + path + "'"; }
+
+[[noreturn]] void bad_metadata(const std::string& path, const std::string& file, const std::string& why) {
+    throw_error(errc::format_error, store_where(path) + ": " + file + ": " + why);
+}
+
+std::string read_text(const std::string& file, std::string_view op) {
+    detail::input_file f(file, op);
+    if (f.size() > (std::uint64_t{64} << 20))
+        throw_error(errc::format_error, f.where() + ": " + std::to_string(f.size()) +
+                                            " bytes is too large for zarr metadata");
+    return f.read_string(0, static_cast<std::size_t>(f.size()), "the document");
+}
+
+void write_text(const std::string& file, const std::string& text, std::string_view op) {
+    detail::atomic_output_file out(file, op);
+    out.write(text);
+    out.commit();
+}
+
+json parse_json(const std::string& path, const std::string& file, const std::string& text) {
+    json j = json::parse(text, nullptr, false);
+    if (j.is_discarded()) bad_metadata(path, file, "not valid JSON; fix or rewrite the file");
+    return j;
+}
+
+bool is_float(dtype d) { return d == dtype::f16 || d == dtype::f32 || d == dtype::f64; }
+
+/// The value as `d`'s bytes, converted as astype converts.
+template <class V>
+void convert_scalar(V v, dtype from, dtype d, std::byte* out) {
+    auto src = detail::tensor_base::wrap(from, &v, {}, {}, nullptr, {});
+    auto dst = detail::tensor_base::wrap(d, out, {}, {}, nullptr, {});
+    dst.assign(src);
+}
+
+/// Whether an integer fits `d` (an integer or bool dtype).
+bool fits(dtype d, long double v) {
+    switch (d) {
+        case dtype::b8: return v == 0 || v == 1;
+        case dtype::i8: return v >= INT8_MIN && v <= INT8_MAX;
+        case dtype::i16: return v >= INT16_MIN && v <= INT16_MAX;
+        case dtype::i32: return v >= INT32_MIN && v <= INT32_MAX;
+        case dtype::i64: return v >= static_cast<long double>(INT64_MIN) && v <= static_cast<long double>(INT64_MAX);
+        case dtype::u8: return v >= 0 && v <= UINT8_MAX;
+        case dtype::u16: return v >= 0 && v <= UINT16_MAX;
+        case dtype::u32: return v >= 0 && v <= UINT32_MAX;
+        case dtype::u64: return v >= 0 && v <= static_cast<long double>(UINT64_MAX);
+        default: return true;
+    }
+}
+
+std::int64_t checked_product(std::span<const std::int64_t> v, std::int64_t factor, bool& overflow) {
+    std::int64_t p = factor;
+    overflow = false;
+    for (auto x : v) {
+        if (x != 0 && p > std::numeric_limits<std::int64_t>::max() / x) overflow = true;
+        p = overflow ? 0 : p * x;
+        if (overflow) return 0;
+    }
+    return p;
+}
+
+bool is_dim_placeholder(std::string_view s) {
+    if (s.size() < 5 || s.substr(0, 4) != "dim_") return false;
+    return std::all_of(s.begin() + 4, s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+// --- the open array -------------------------------------------------------------------
+
+struct array::state {
+    std::string path;
+    nt::dtype type = dtype::u8;
+    bool big_endian = false;
+    std::vector<std::int64_t> shape, chunks;
+    std::vector<name> names;
+    codec compressor;
+    char order = 'C';
+    char separator = '.';
+    std::optional<double> fill;
+    std::array<std::byte, 8> fill_bytes{};
+    std::size_t item_size = 1;
+    std::int64_t chunk_elements = 1;
+
+    mutable std::mutex attributes_lock;
+    // Read-modify-write of one chunk holds its stripe, so that concurrent writes of
+    // one process never lose each other's elements.
+    mutable std::array<std::mutex, 64> chunk_locks;
+
+    std::string where() const { return store_where(path); }
+    std::string key(std::span<const std::int64_t> index) const {
+        if (index.empty()) return "0";
+        std::string k;
+        for (std::size_t i = 0; i < index.size(); ++i) {
+            if (i) k += separator;
+            k += std::to_string(index[i]);
+        }
+        return k;
+    }
+    std::string chunk_where(const std::string& k) const { return where() + " chunk '" + k + "'"; }
+    std::size_t chunk_bytes() const { return static_cast<std::size_t>(chunk_elements) * item_size; }
+    nt::layout chunk_layout() const {
+        return order == 'F' ? nt::layout::f_contiguous(chunks) : nt::layout::c_contiguous(chunks);
+    }
+};
+
+namespace {
+
+using state = array::state;
+
+/// One chunk's bytes as stored (the elements in the array's order and dtype, native
+/// byte order), or the fill value when the chunk file does not exist.
+void load_chunk(const state& s, std::span<const std::int64_t> index, std::byte* out) {
+    const std::string k = s.key(index);
+    const std::string file = s.path + "/" + k;
+    std::error_code ec;
+    if (!fs::exists(file, ec)) {
+        for (std::int64_t i = 0; i < s.chunk_elements; ++i)
+            std::memcpy(out + i * static_cast<std::int64_t>(s.item_size), s.fill_bytes.data(), s.item_size);
+        return;
+    }
+    detail::input_file f(file, "zarr read");
+    if (f.size() > static_cast<std::uint64_t>(max_chunk_bytes) + 65536)
+        throw_error(errc::format_error, s.chunk_where(k) + ": " + std::to_string(f.size()) +
+                                            " bytes stored for a chunk of " + std::to_string(s.chunk_bytes()) +
+                                            " bytes; the file does not belong to this array");
+    const std::string stored = f.read_string(0, static_cast<std::size_t>(f.size()), "the chunk");
+    detail::decode_chunk(s.compressor, stored, out, s.chunk_bytes(), s.chunk_where(k));
+    if (s.big_endian && s.item_size > 1) {
+        for (std::int64_t i = 0; i < s.chunk_elements; ++i)
+            std::reverse(out + i * static_cast<std::int64_t>(s.item_size),
+                         out + (i + 1) * static_cast<std::int64_t>(s.item_size));
+    }
+    if (s.type == dtype::b8)
+        for (std::size_t i = 0; i < s.chunk_bytes(); ++i) out[i] = std::byte{out[i] != std::byte{0}};
+}
+
+void store_chunk(const state& s, std::span<const std::int64_t> index, std::byte* data) {
+    const std::string k = s.key(index);
+    if (s.big_endian && s.item_size > 1) {
+        for (std::int64_t i = 0; i < s.chunk_elements; ++i)
+            std::reverse(data + i * static_cast<std::int64_t>(s.item_size),
+                         data + (i + 1) * static_cast<std::int64_t>(s.item_size));
+    }
+    const std::string bytes = detail::encode_chunk(s.compressor, data, s.chunk_bytes(), s.item_size, s.chunk_where(k));
+    const std::string file = s.path + "/" + k;
+    if (s.separator == '/') {
+        std::error_code ec;
+        fs::create_directories(fs::path(file).parent_path(), ec);
+        if (ec)
+            throw_error(errc::io_error, s.chunk_where(k) + ": cannot create its folder: " + ec.message());
+    }
+    detail::atomic_output_file out(file, "zarr write");
+    out.write(bytes);
+    out.commit();
+}
+
+/// A box of elements: [lo, hi) per axis.
+struct box {
+    std::vector<std::int64_t> lo, hi;
+    std::vector<std::int64_t> sizes() const {
+        std::vector<std::int64_t> s(lo.size());
+        for (std::size_t i = 0; i < lo.size(); ++i) s[i] = hi[i] - lo[i];
+        return s;
+    }
+    bool empty() const {
+        for (std::size_t i = 0; i < lo.size(); ++i)
+            if (hi[i] <= lo[i]) return true;
+        return false;
+    }
+};
+
+box resolve_region(const state& s, const region& r, std::string_view op) {
+    box b{std::vector<std::int64_t>(s.shape.size(), 0), s.shape};
+    std::vector<bool> given(s.shape.size(), false);
+    for (const auto& [axis, rng] : r) {
+        const std::size_t a = resolve_axis(axis, s.names, op, s.shape);
+        if (given[a])
+            throw_error(errc::invalid_argument, std::string(op) + ": " + s.where() + ": axis " + std::to_string(a) +
+                                                    " is given twice in the region; give each axis once");
+        given[a] = true;
+        const auto rr = resolve_range(rng, s.shape[a], std::string(op).c_str());
+        if (rr.step != 1)
+            throw_error(errc::invalid_argument, std::string(op) + ": " + s.where() + ": a region takes steps of 1 (axis " +
+                                                    std::to_string(a) + " has step " + std::to_string(rr.step) +
+                                                    "); read the range and slice the result with a step");
+        b.lo[a] = rr.start;
+        b.hi[a] = rr.start + rr.count;
+    }
+    return b;
+}
+
+/// Runs `f(chunk index, the part of the chunk inside `b`)` for every chunk that
+/// `b` touches, on the thread pool.
+template <class F>
+void for_each_chunk(const state& s, const box& b, F&& f) {
+    if (b.empty()) return;
+    const std::size_t rank = s.shape.size();
+    std::vector<std::int64_t> first(rank), count(rank);
+    std::int64_t total = 1;
+    for (std::size_t i = 0; i < rank; ++i) {
+        first[i] = b.lo[i] / s.chunks[i];
+        count[i] = (b.hi[i] - 1) / s.chunks[i] - first[i] + 1;
+        total *= count[i];
+    }
+    auto run = [&](std::int64_t begin, std::int64_t end) {
+        std::vector<std::int64_t> index(rank);
+        box part{std::vector<std::int64_t>(rank), std::vector<std::int64_t>(rank)};
+        for (std::int64_t n = begin; n < end; ++n) {
+            std::int64_t rest = n;
+            for (std::size_t i = rank; i-- > 0;) {
+                index[i] = first[i] + rest % count[i];
+                rest /= count[i];
+                part.lo[i] = std::max(b.lo[i], index[i] * s.chunks[i]);
+                part.hi[i] = std::min(b.hi[i], (index[i] + 1) * s.chunks[i]);
+            }
+            f(std::span<const std::int64_t>(index), part);
+        }
+    };
+    // One chunk is worth a thread: each is a file read and a decode.
+    if (total > 1 && get_num_threads() > 1 && !detail::in_parallel_region())
+        detail::parallel_for(total, run);
+    else
+        run(0, total);
+}
+
+/// The layout of `part` inside a block whose element `origin` is at offset 0 of `l`.
+nt::layout sub_layout(const nt::layout& l, const box& part, std::span<const std::int64_t> origin) {
+    std::int64_t offset = l.offset();
+    std::vector<std::int64_t> sizes(part.lo.size());
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        offset += (part.lo[i] - origin[i]) * l.stride(i);
+        sizes[i] = part.hi[i] - part.lo[i];
+    }
+    return nt::layout(sizes, l.strides(), offset);
+}
+
+std::vector<std::int64_t> chunk_origin(const state& s, std::span<const std::int64_t> index) {
+    std::vector<std::int64_t> o(index.size());
+    for (std::size_t i = 0; i < o.size(); ++i) o[i] = index[i] * s.chunks[i];
+    return o;
+}
+
+struct chunk_buffer {
+    std::unique_ptr<std::byte[]> bytes;
+    explicit chunk_buffer(std::size_t n) : bytes(new std::byte[n == 0 ? 1 : n]) {}
+};
+
+json codec_json(const codec& c) {
+    if (c.id.empty()) return nullptr;
+    if (c.id == "blosc")
+        return {{"id", "blosc"}, {"cname", c.cname}, {"clevel", c.level}, {"shuffle", c.shuffle}, {"blocksize", 0}};
+    return {{"id", c.id}, {"level", c.level}};
+}
+
+codec codec_from_json(const state& s, const json& j) {
+    if (j.is_null()) return codec::none();
+    if (!j.is_object() || !j.contains("id") || !j["id"].is_string())
+        bad_metadata(s.path, ".zarray", "\"compressor\" must be null or an object with a string \"id\"");
+    codec c;
+    c.id = j["id"].get<std::string>();
+    c.cname.clear();
+    c.level = 0;
+    c.shuffle = 0;
+    auto integer = [&](const char* key, int fallback) {
+        if (!j.contains(key)) return fallback;
+        if (!j[key].is_number_integer() || j[key].get<std::int64_t>() < -1000 || j[key].get<std::int64_t>() > 1000)
+            bad_metadata(s.path, ".zarray", std::string("the compressor's \"") + key + "\" must be a small integer");
+        return j[key].get<int>();
+    };
+    if (c.id == "blosc") {
+        if (!j.contains("cname") || !j["cname"].is_string())
+            bad_metadata(s.path, ".zarray", "the blosc compressor needs a string \"cname\"");
+        c.cname = j["cname"].get<std::string>();
+        c.level = integer("clevel", 5);
+        c.shuffle = integer("shuffle", 1);
+    } else if (c.id == "zlib" || c.id == "gzip") {
+        c.level = integer("level", 1);
+    } else if (c.id == "zstd") {
+        c.level = integer("level", 1);
+    }
+    detail::check_codec(c, s.where());
+    return c;
+}
+
+/// The fill value of .zarray in the array's dtype, and as a double for fill_value().
+void read_fill(state& s, const json& j) {
+    s.fill_bytes.fill(std::byte{0});
+    if (j.is_null()) {
+        s.fill.reset();
+        return;
+    }
+    auto bad = [&](const std::string& why) {
+        bad_metadata(s.path, ".zarray", "\"fill_value\" " + j.dump() + " " + why);
+    };
+    if (j.is_boolean()) {
+        const bool v = j.get<bool>();
+        convert_scalar<std::uint8_t>(v ? 1 : 0, dtype::u8, s.type, s.fill_bytes.data());
+        s.fill = v ? 1.0 : 0.0;
+    } else if (j.is_number_unsigned()) {
+        const auto v = j.get<std::uint64_t>();
+        if (!fits(s.type, static_cast<long double>(v))) bad("does not fit " + std::string(to_string(s.type)));
+        convert_scalar<std::uint64_t>(v, dtype::u64, s.type, s.fill_bytes.data());
+        s.fill = static_cast<double>(v);
+    } else if (j.is_number_integer()) {
+        const auto v = j.get<std::int64_t>();
+        if (!fits(s.type, static_cast<long double>(v))) bad("does not fit " + std::string(to_string(s.type)));
+        convert_scalar<std::int64_t>(v, dtype::i64, s.type, s.fill_bytes.data());
+        s.fill = static_cast<double>(v);
+    } else if (j.is_number_float() || j.is_string()) {
+        double v = 0;
+        if (j.is_string()) {
+            const auto t = j.get<std::string>();
+            if (t == "NaN") v = std::numeric_limits<double>::quiet_NaN();
+            else if (t == "Infinity") v = std::numeric_limits<double>::infinity();
+            else if (t == "-Infinity") v = -std::numeric_limits<double>::infinity();
+            else bad("is not a number, \"NaN\", \"Infinity\" or \"-Infinity\"");
+        } else {
+            v = j.get<double>();
+        }
+        if (!is_float(s.type) && (!std::isfinite(v) || std::trunc(v) != v || !fits(s.type, v)))
+            bad("is not a value of " + std::string(to_string(s.type)));
+        convert_scalar<double>(v, dtype::f64, s.type, s.fill_bytes.data());
+        s.fill = v;
+    } else {
+        bad("must be null, a number, a boolean, \"NaN\", \"Infinity\" or \"-Infinity\"");
+    }
+}
+
+json fill_json(dtype d, const std::optional<double>& fill, const std::string& path) {
+    if (!fill) return nullptr;
+    const double v = *fill;
+    if (is_float(d)) {
+        if (std::isnan(v)) return "NaN";
+        if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+        return v;
+    }
+    if (!std::isfinite(v) || std::trunc(v) != v || !fits(d, v))
+        throw_error(errc::invalid_argument, "zarr::create: " + store_where(path) + ": the fill value " +
+                                                std::to_string(v) + " is not a value of " + std::string(to_string(d)) +
+                                                "; give an integer in its range");
+    if (d == dtype::b8) return v != 0;
+    if (v < 0) return static_cast<std::int64_t>(v);
+    return static_cast<std::uint64_t>(v);
+}
+
+std::vector<name> read_names(const state& s, const json& attrs) {
+    std::vector<name> names(s.shape.size());
+    if (!attrs.is_object() || !attrs.contains("_ARRAY_DIMENSIONS")) return names;
+    const json& dims = attrs["_ARRAY_DIMENSIONS"];
+    if (!dims.is_array() || dims.size() != s.shape.size())
+        bad_metadata(s.path, ".zattrs", "\"_ARRAY_DIMENSIONS\" must list one name per axis (" +
+                                            std::to_string(s.shape.size()) + ")");
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (!dims[i].is_string()) bad_metadata(s.path, ".zattrs", "\"_ARRAY_DIMENSIONS\" holds a non-string");
+        const auto text = dims[i].get<std::string>();
+        // xarray's placeholder for an axis without a name, and names ntensor cannot
+        // spell (spaces, over 64 characters), read as unnamed.
+        if (is_dim_placeholder(text) || !name::is_valid(text)) continue;
+        names[i] = name(text);
+        for (std::size_t k = 0; k < i; ++k)
+            if (names[k] == names[i])
+                bad_metadata(s.path, ".zattrs", "\"_ARRAY_DIMENSIONS\" names axis '" + text + "' twice");
+    }
+    return names;
+}
+
+json names_json(std::span<const name> names) {
+    json dims = json::array();
+    for (std::size_t i = 0; i < names.size(); ++i)
+        dims.push_back(names[i] ? std::string(names[i].str()) : "dim_" + std::to_string(i));
+    return dims;
+}
+
+json load_attributes(const std::string& path) {
+    const std::string file = path + "/.zattrs";
+    std::error_code ec;
+    if (!fs::exists(file, ec)) return json::object();
+    json j = parse_json(path, ".zattrs", read_text(file, "zarr open"));
+    if (!j.is_object()) bad_metadata(path, ".zattrs", "must hold a JSON object");
+    return j;
+}
+
+std::string group_hint(const std::string& path) {
+    std::error_code ec;
+    if (!fs::exists(path + "/.zgroup", ec)) return "";
+    std::vector<std::string> arrays;
+    for (const auto& e : fs::directory_iterator(path, ec))
+        if (fs::exists(e.path() / ".zarray", ec)) arrays.push_back(e.path().filename().string());
+    std::sort(arrays.begin(), arrays.end());
+    std::string list;
+    for (const auto& a : arrays) list += (list.empty() ? "" : ", ") + a;
+    return "; it is a zarr group" + (arrays.empty() ? std::string(" without arrays") : " holding " + list + ": open '" + path + "/" + arrays.front() + "'");
+}
+
+}  // namespace
+
+// --- array ----------------------------------------------------------------------------
+
+const std::string& array::path() const noexcept { return s_->path; }
+nt::dtype array::dtype() const noexcept { return s_->type; }
+const std::vector<std::int64_t>& array::shape() const noexcept { return s_->shape; }
+const std::vector<std::int64_t>& array::chunks() const noexcept { return s_->chunks; }
+std::vector<name> array::names() const { return s_->names; }
+nt::spec array::spec() const { return nt::spec(s_->shape, s_->names); }
+const codec& array::compressor() const noexcept { return s_->compressor; }
+char array::order() const noexcept { return s_->order; }
+char array::dimension_separator() const noexcept { return s_->separator; }
+std::optional<double> array::fill_value() const noexcept { return s_->fill; }
+
+std::vector<std::int64_t> array::chunk_grid() const {
+    std::vector<std::int64_t> g(s_->shape.size());
+    for (std::size_t i = 0; i < g.size(); ++i) g[i] = (s_->shape[i] + s_->chunks[i] - 1) / s_->chunks[i];
+    return g;
+}
+
+std::int64_t array::chunk_count() const {
+    std::int64_t n = 1;
+    for (auto g : chunk_grid()) n *= g;
+    return n;
+}
+
+std::string array::attributes() const {
+    std::lock_guard lock(s_->attributes_lock);
+    return load_attributes(s_->path).dump();
+}
+
+void array::set_attributes(const std::string& text) {
+    json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        throw_error(errc::parse_error, "zarr set_attributes: " + s_->where() + ": the attributes must be a JSON object");
+    j["_ARRAY_DIMENSIONS"] = names_json(s_->names);
+    std::lock_guard lock(s_->attributes_lock);
+    write_text(s_->path + "/.zattrs", j.dump(4), "zarr set_attributes");
+}
+
+any_tensor array::read() const { return read(region{}); }
+
+any_tensor array::read(const region& r) const {
+    const state& s = *s_;
+    const box b = resolve_region(s, r, "zarr read");
+    const auto sizes = b.sizes();
+    auto out = detail::tensor_base::allocate(s.type, sizes, s.names, "zarr read");
+    const nt::layout out_layout = nt::layout::c_contiguous(sizes);
+    const nt::layout chunk_layout = s.chunk_layout();
+    std::byte* out_data = out.data();
+    for_each_chunk(s, b, [&](std::span<const std::int64_t> index, const box& part) {
+        chunk_buffer buf(s.chunk_bytes());
+        load_chunk(s, index, buf.bytes.get());
+        detail::copy_elements(out_data, sub_layout(out_layout, part, b.lo), buf.bytes.get(),
+                              sub_layout(chunk_layout, part, chunk_origin(s, index)), s.item_size);
+    });
+    return any_tensor(std::move(out));
+}
+
+void array::write(const any_tensor& t) { write(region{}, t); }
+
+void array::write(const region& r, const any_tensor& t) {
+    const state& s = *s_;
+    const box b = resolve_region(s, r, "zarr write");
+    const auto sizes = b.sizes();
+    // The source in the region's shape and the array's dtype, matched by names as
+    // assign matches (a (H,W) tile into a (Z=1,H,W) region).
+    auto src = detail::tensor_base::allocate(s.type, sizes, s.names, "zarr write");
+    src.assign(t.base());
+    const nt::layout src_layout = nt::layout::c_contiguous(sizes);
+    const nt::layout chunk_layout = s.chunk_layout();
+    const std::byte* src_data = src.data();
+    const auto grid = chunk_grid();
+    for_each_chunk(s, b, [&](std::span<const std::int64_t> index, const box& part) {
+        const auto origin = chunk_origin(s, index);
+        bool whole = true;  // the region covers every element of the chunk inside the array
+        std::int64_t linear = 0;
+        for (std::size_t i = 0; i < index.size(); ++i) {
+            whole = whole && part.lo[i] == origin[i] && part.hi[i] == std::min(origin[i] + s.chunks[i], s.shape[i]);
+            linear = linear * grid[i] + index[i];
+        }
+        chunk_buffer buf(s.chunk_bytes());
+        std::lock_guard lock(s.chunk_locks[static_cast<std::size_t>(linear) % s.chunk_locks.size()]);
+        if (whole) {
+            // Edge chunks are stored whole: the part past the array's end holds the
+            // fill value, as zarr-python writes it.
+            for (std::int64_t i = 0; i < s.chunk_elements; ++i)
+                std::memcpy(buf.bytes.get() + i * static_cast<std::int64_t>(s.item_size), s.fill_bytes.data(),
+                            s.item_size);
+        } else {
+            load_chunk(s, index, buf.bytes.get());
+        }
+        detail::copy_elements(buf.bytes.get(), sub_layout(chunk_layout, part, origin), src_data,
+                              sub_layout(src_layout, part, b.lo), s.item_size);
+        store_chunk(s, index, buf.bytes.get());
+    });
+}
+
+// --- open and create --------------------------------------------------------------------
+
+array open(const std::string& path) {
+    auto s = std::make_shared<array::state>();
+    s->path = path;
+    while (s->path.size() > 1 && s->path.back() == '/') s->path.pop_back();
+    std::error_code ec;
+    if (!fs::exists(s->path + "/.zarray", ec)) {
+        if (!fs::exists(s->path, ec))
+            throw_error(errc::io_error, "zarr open: '" + path + "' does not exist; give the folder holding .zarray");
+        throw_error(errc::io_error, "zarr open: '" + path + "' holds no .zarray, so it is not a zarr v2 array" +
+                                        group_hint(s->path));
+    }
+    const json j = parse_json(s->path, ".zarray", read_text(s->path + "/.zarray", "zarr open"));
+    const std::string& p = s->path;
+    if (!j.is_object()) bad_metadata(p, ".zarray", "must hold a JSON object");
+    if (!j.contains("zarr_format") || j["zarr_format"] != 2)
+        bad_metadata(p, ".zarray", "\"zarr_format\" must be 2 (ntensor reads zarr v2 stores)");
+    auto sizes = [&](const char* key, std::int64_t least) {
+        if (!j.contains(key) || !j[key].is_array())
+            bad_metadata(p, ".zarray", std::string("\"") + key + "\" must be a list of integers");
+        std::vector<std::int64_t> v;
+        for (const auto& e : j[key]) {
+            if (!e.is_number_integer() || (e.is_number_unsigned() && e.get<std::uint64_t>() > (std::uint64_t{1} << 62)) ||
+                e.get<std::int64_t>() < least)
+                bad_metadata(p, ".zarray", std::string("\"") + key + "\" holds " + e.dump() + "; sizes are integers >= " +
+                                               std::to_string(least));
+            v.push_back(e.get<std::int64_t>());
+        }
+        return v;
+    };
+    s->shape = sizes("shape", 0);
+    s->chunks = sizes("chunks", 1);
+    if (s->shape.size() != s->chunks.size())
+        bad_metadata(p, ".zarray", "\"shape\" has " + std::to_string(s->shape.size()) + " axes but \"chunks\" " +
+                                       std::to_string(s->chunks.size()));
+    if (s->shape.size() > max_rank)
+        bad_metadata(p, ".zarray", std::to_string(s->shape.size()) + " axes is over ntensor's " + std::to_string(max_rank));
+    if (!j.contains("dtype") || !j["dtype"].is_string())
+        bad_metadata(p, ".zarray", "\"dtype\" must be a string such as \"<u2\"");
+    const auto descr = j["dtype"].get<std::string>();
+    const std::string_view short_name = detail::npy_dtype_name(descr);
+    if (short_name.empty() || !dtype_from_string(short_name, s->type))
+        throw_error(errc::unsupported_dtype, s->where() + ": the dtype '" + descr +
+                                                 "' is not one ntensor reads (bool, integers, float16/32/64); "
+                                                 "convert the store with zarr-python");
+    s->big_endian = descr[0] == '>';
+    s->item_size = size_of(s->type);
+    bool overflow = false;
+    s->chunk_elements = checked_product(s->chunks, 1, overflow);
+    if (overflow || s->chunk_elements > max_chunk_bytes / static_cast<std::int64_t>(s->item_size))
+        bad_metadata(p, ".zarray", "chunks " + detail::shape_text(s->chunks) +
+                                       " are over the 2 GiB ntensor holds per chunk; rechunk the store");
+    checked_product(s->shape, static_cast<std::int64_t>(s->item_size), overflow);
+    if (overflow) bad_metadata(p, ".zarray", "the shape " + detail::shape_text(s->shape) + " overflows 64-bit sizes");
+    s->compressor = codec_from_json(*s, j.contains("compressor") ? j["compressor"] : json(nullptr));
+    if (j.contains("filters") && !j["filters"].is_null()) {
+        if (!j["filters"].is_array()) bad_metadata(p, ".zarray", "\"filters\" must be null or a list");
+        if (!j["filters"].empty())
+            throw_error(errc::unsupported_dtype, s->where() + ": the filters " + j["filters"].dump() +
+                                                     " are not ones ntensor applies; rewrite the store without filters");
+    }
+    const std::string order = j.contains("order") && j["order"].is_string() ? j["order"].get<std::string>() : "";
+    if (order != "C" && order != "F") bad_metadata(p, ".zarray", "\"order\" must be \"C\" or \"F\"");
+    s->order = order[0];
+    if (j.contains("dimension_separator")) {
+        const auto& sep = j["dimension_separator"];
+        if (!sep.is_string() || (sep != "." && sep != "/"))
+            bad_metadata(p, ".zarray", "\"dimension_separator\" must be \".\" or \"/\"");
+        s->separator = sep.get<std::string>()[0];
+    }
+    if (!j.contains("fill_value")) bad_metadata(p, ".zarray", "\"fill_value\" is missing (null when undefined)");
+    read_fill(*s, j["fill_value"]);
+    s->names = read_names(*s, load_attributes(s->path));
+    return array(std::move(s));
+}
+
+array create(const std::string& path, nt::dtype dtype, const std::vector<std::int64_t>& shape,
+             const std::vector<std::int64_t>& chunks_in, names_arg names, const create_options& options) {
+    const std::string where = "zarr::create: " + store_where(path);
+    if (shape.size() != chunks_in.size())
+        throw_error(errc::invalid_argument, where + ": shape " + detail::shape_text(shape) + " and chunks " +
+                                                detail::shape_text(chunks_in) + " differ in length; give one chunk size per axis");
+    if (!names.empty() && names.size() != shape.size())
+        throw_error(errc::invalid_argument, where + ": " + std::to_string(names.size()) + " names for " +
+                                                std::to_string(shape.size()) + " axes");
+    std::vector<std::int64_t> chunks(chunks_in);
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (shape[i] < 0 || chunks[i] < 0)
+            throw_error(errc::invalid_argument, where + ": sizes must be >= 0 (shape " + detail::shape_text(shape) +
+                                                    ", chunks " + detail::shape_text(chunks_in) + ")");
+        if (chunks[i] == 0) chunks[i] = std::max<std::int64_t>(shape[i], 1);
+    }
+    if (options.order != 'C' && options.order != 'F')
+        throw_error(errc::invalid_argument, where + ": order must be 'C' or 'F'");
+    if (options.dimension_separator != '.' && options.dimension_separator != '/')
+        throw_error(errc::invalid_argument, where + ": the dimension separator must be '.' or '/'");
+    detail::check_codec(options.compressor, where);
+    const std::string_view descr = detail::npy_descr_for(to_string(dtype));
+    json z = {{"zarr_format", 2},
+              {"shape", shape},
+              {"chunks", chunks},
+              {"dtype", std::string(descr)},
+              {"compressor", codec_json(options.compressor)},
+              {"fill_value", fill_json(dtype, options.fill_value, path)},
+              {"order", std::string(1, options.order)},
+              {"filters", nullptr},
+              {"dimension_separator", std::string(1, options.dimension_separator)}};
+    std::vector<name> axis_names(shape.size());
+    for (std::size_t i = 0; i < names.size(); ++i) axis_names[i] = names[i];
+    nt::spec(shape, axis_names);  // duplicate names are refused here, before any file exists
+
+    std::error_code ec;
+    fs::path dir(path);
+    if (fs::exists(dir, ec)) {
+        if (!options.overwrite)
+            throw_error(errc::io_error, where + ": the path exists; pass overwrite = true to replace it, or choose another path");
+        if (!fs::exists(dir / ".zarray", ec) && !fs::exists(dir / ".zgroup", ec) && !fs::is_empty(dir, ec))
+            throw_error(errc::io_error, where + ": the path exists and is not a zarr array or group, so overwrite "
+                                                "will not delete it; remove it yourself or choose another path");
+        fs::remove_all(dir, ec);
+        if (ec) throw_error(errc::io_error, where + ": cannot remove the old array: " + ec.message());
+    }
+    // The missing folders above the array become groups, as zarr-python makes them.
+    std::vector<fs::path> missing;
+    for (fs::path p = dir.parent_path(); !p.empty() && !fs::exists(p, ec); p = p.parent_path()) missing.push_back(p);
+    fs::create_directories(dir, ec);
+    if (ec) throw_error(errc::io_error, where + ": cannot create the folder: " + ec.message());
+    for (const auto& g : missing) write_text((g / ".zgroup").string(), R"({"zarr_format": 2})", "zarr::create");
+    write_text(path + "/.zattrs", json{{"_ARRAY_DIMENSIONS", names_json(axis_names)}}.dump(4), "zarr::create");
+    write_text(path + "/.zarray", z.dump(4), "zarr::create");
+    return open(path);
+}
+
+// --- map_chunks -------------------------------------------------------------------------
+
+void map_chunks(const array& src, array& dst, const std::function<any_tensor(const chunk_view&)>& f, const halo& h,
+                const map_options& options) {
+    if (src.shape() != dst.shape())
+        throw_error(errc::invalid_argument, "zarr::map_chunks: the source " + nt::to_string(src.spec()) + " and the result " +
+                                                nt::to_string(dst.spec()) + " differ in shape; create the result with the source's shape");
+    const auto names = src.names();
+    const std::size_t rank = src.shape().size();
+    std::vector<std::int64_t> margin(rank, 0);
+    for (const auto& [axis, width] : h) {
+        const std::size_t a = resolve_axis(axis, names, "zarr::map_chunks", src.shape());
+        if (width < 0)
+            throw_error(errc::invalid_argument, "zarr::map_chunks: a halo of " + std::to_string(width) +
+                                                    " elements on axis " + std::to_string(a) + "; give a width >= 0");
+        margin[a] = width;
+    }
+    const auto grid = src.chunk_grid();
+    const std::int64_t total = src.chunk_count();
+    const std::int64_t held = options.max_chunks_in_memory > 0 ? options.max_chunks_in_memory : 2 * get_num_threads();
+    // Each chunk in flight holds its input (with halo) and f's result.
+    const std::int64_t workers = std::max<std::int64_t>(1, std::min<std::int64_t>(get_num_threads(), held / 2));
+    std::int64_t done = 0;
+    std::vector<chunk_view> views(static_cast<std::size_t>(workers));
+    for (std::int64_t wave = 0; wave < total; wave += workers) {
+        const std::int64_t n = std::min(workers, total - wave);
+        auto work = [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t k = begin; k < end; ++k) {
+                chunk_view& v = views[static_cast<std::size_t>(k)];
+                v.chunk_index.assign(rank, 0);
+                std::int64_t rest = wave + k;
+                for (std::size_t i = rank; i-- > 0;) {
+                    v.chunk_index[i] = rest % grid[i];
+                    rest /= grid[i];
+                }
+                region with_halo, inner, inner_in_data;
+                for (std::size_t i = 0; i < rank; ++i) {
+                    const std::int64_t lo = v.chunk_index[i] * src.chunks()[i];
+                    const std::int64_t hi = std::min(lo + src.chunks()[i], src.shape()[i]);
+                    const std::int64_t dlo = std::max<std::int64_t>(0, lo - margin[i]);
+                    const std::int64_t dhi = std::min(src.shape()[i], hi + margin[i]);
+                    const Axis axis(static_cast<std::int64_t>(i));
+                    with_halo.emplace_back(axis, nt::range(dlo, dhi));
+                    inner.emplace_back(axis, nt::range(lo, hi));
+                    inner_in_data.emplace_back(axis, nt::range(lo - dlo, hi - dlo));
+                }
+                v.data = src.read(with_halo);
+                v.inner = inner;
+                v.inner_in_data = inner_in_data;
+                any_tensor result = f(v);
+                const auto rs = result.shape();
+                const auto ds = v.data.shape();
+                if (std::equal(rs.begin(), rs.end(), ds.begin(), ds.end()) && rs.size() == rank) {
+                    detail::tensor_base cut = result.base();
+                    for (std::size_t i = 0; i < rank; ++i)
+                        cut = cut.slice(Axis(static_cast<std::int64_t>(i)), inner_in_data[i].second);
+                    result = any_tensor(cut);
+                } else {
+                    bool chunk_shaped = rs.size() == rank;
+                    for (std::size_t i = 0; chunk_shaped && i < rank; ++i) {
+                        const auto& rr = inner[i].second;
+                        chunk_shaped = rs[i] == *rr.stop - *rr.start;
+                    }
+                    if (!chunk_shaped)
+                        throw_error(errc::invalid_argument,
+                                    "zarr::map_chunks: the function returned shape " + detail::shape_text(rs) +
+                                        " for chunk " + detail::shape_text(v.chunk_index) + ", whose data is " +
+                                        detail::shape_text(ds) +
+                                        "; return a tensor of the chunk's shape or of the data's shape (with halo)");
+                }
+                dst.write(inner, result);
+                v.data = any_tensor();
+            }
+        };
+        if (n > 1 && !detail::in_parallel_region()) detail::parallel_for(n, work);
+        else work(0, n);
+        for (std::int64_t k = 0; k < n; ++k) {
+            ++done;
+            if (options.progress) options.progress(done, total);
+        }
+    }
+}
+
+}  // namespace nt::zarr
