@@ -344,6 +344,12 @@ std::string_view npy_dtype_name(std::string_view descr) noexcept {
     return d.type ? d.type->name : std::string_view{};
 }
 
+std::size_t npy_item_size(std::string_view dtype) noexcept {
+    for (const auto& t : npy_types)
+        if (t.name == dtype) return static_cast<std::size_t>(t.size);
+    return 0;
+}
+
 std::string_view npy_descr_for(std::string_view dtype) noexcept {
     for (const auto& t : npy_types)
         if (t.name == dtype) return t.descr;

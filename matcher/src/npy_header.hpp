@@ -59,6 +59,9 @@ struct npy_header {
 /// datetimes, structured, unknown). Accepts byte order '<', '>', '|', '=' or none.
 [[nodiscard]] std::string_view npy_dtype_name(std::string_view descr) noexcept;
 
+/// Bytes per element of a short dtype spelling ("u16" -> 2); 0 when unknown.
+[[nodiscard]] std::size_t npy_item_size(std::string_view dtype) noexcept;
+
 /// The NumPy descr ntensor writes for a short dtype spelling, little-endian
 /// ("i16" -> "<i2", "b8" -> "|b1"); "" if unknown.
 [[nodiscard]] std::string_view npy_descr_for(std::string_view dtype) noexcept;

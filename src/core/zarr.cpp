@@ -20,6 +20,7 @@
 #include "core_errors.hpp"
 #include "file_io.hpp"
 #include "npy_header.hpp"
+#include "zarr_metadata.hpp"
 #include "nt/error.hpp"
 #include "nt/threads.hpp"
 #include "zarr_codec.hpp"
@@ -31,34 +32,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// Chunks larger than this are refused: blosc's limit, and a bound on what a lying
-/// .zarray can make ntensor allocate.
-constexpr std::int64_t max_chunk_bytes = std::int64_t{2147483647} - 16;
+constexpr std::int64_t max_chunk_bytes = detail::zarr_max_chunk_bytes;
 
-std::string store_where(const std::string& path) { return "zarr '" + path + "'"; }
+std::string store_where(const std::string& path) { return detail::zarr_where(path); }
 
 [[noreturn]] void bad_metadata(const std::string& path, const std::string& file, const std::string& why) {
     throw_error(errc::format_error, store_where(path) + ": " + file + ": " + why);
-}
-
-std::string read_text(const std::string& file, std::string_view op) {
-    detail::input_file f(file, op);
-    if (f.size() > (std::uint64_t{64} << 20))
-        throw_error(errc::format_error, f.where() + ": " + std::to_string(f.size()) +
-                                            " bytes is too large for zarr metadata");
-    return f.read_string(0, static_cast<std::size_t>(f.size()), "the document");
 }
 
 void write_text(const std::string& file, const std::string& text, std::string_view op) {
     detail::atomic_output_file out(file, op);
     out.write(text);
     out.commit();
-}
-
-json parse_json(const std::string& path, const std::string& file, const std::string& text) {
-    json j = json::parse(text, nullptr, false);
-    if (j.is_discarded()) bad_metadata(path, file, "not valid JSON; fix or rewrite the file");
-    return j;
 }
 
 bool is_float(dtype d) { return d == dtype::f16 || d == dtype::f32 || d == dtype::f64; }
@@ -85,22 +70,6 @@ bool fits(dtype d, long double v) {
         case dtype::u64: return v >= 0 && v <= static_cast<long double>(UINT64_MAX);
         default: return true;
     }
-}
-
-std::int64_t checked_product(std::span<const std::int64_t> v, std::int64_t factor, bool& overflow) {
-    std::int64_t p = factor;
-    overflow = false;
-    for (auto x : v) {
-        if (x != 0 && p > std::numeric_limits<std::int64_t>::max() / x) overflow = true;
-        p = overflow ? 0 : p * x;
-        if (overflow) return 0;
-    }
-    return p;
-}
-
-bool is_dim_placeholder(std::string_view s) {
-    if (s.size() < 5 || s.substr(0, 4) != "dim_") return false;
-    return std::all_of(s.begin() + 4, s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 }  // namespace
@@ -383,53 +352,10 @@ json fill_json(dtype d, const std::optional<double>& fill, const std::string& pa
     return static_cast<std::uint64_t>(v);
 }
 
-std::vector<name> read_names(const state& s, const json& attrs) {
-    std::vector<name> names(s.shape.size());
-    if (!attrs.is_object() || !attrs.contains("_ARRAY_DIMENSIONS")) return names;
-    const json& dims = attrs["_ARRAY_DIMENSIONS"];
-    if (!dims.is_array() || dims.size() != s.shape.size())
-        bad_metadata(s.path, ".zattrs", "\"_ARRAY_DIMENSIONS\" must list one name per axis (" +
-                                            std::to_string(s.shape.size()) + ")");
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        if (!dims[i].is_string()) bad_metadata(s.path, ".zattrs", "\"_ARRAY_DIMENSIONS\" holds a non-string");
-        const auto text = dims[i].get<std::string>();
-        // xarray's placeholder for an axis without a name, and names ntensor cannot
-        // spell (spaces, over 64 characters), read as unnamed.
-        if (is_dim_placeholder(text) || !name::is_valid(text)) continue;
-        names[i] = name(text);
-        for (std::size_t k = 0; k < i; ++k)
-            if (names[k] == names[i])
-                bad_metadata(s.path, ".zattrs", "\"_ARRAY_DIMENSIONS\" names axis '" + text + "' twice");
-    }
-    return names;
-}
-
-json names_json(std::span<const name> names) {
-    json dims = json::array();
-    for (std::size_t i = 0; i < names.size(); ++i)
-        dims.push_back(names[i] ? std::string(names[i].str()) : "dim_" + std::to_string(i));
-    return dims;
-}
-
-json load_attributes(const std::string& path) {
-    const std::string file = path + "/.zattrs";
-    std::error_code ec;
-    if (!fs::exists(file, ec)) return json::object();
-    json j = parse_json(path, ".zattrs", read_text(file, "zarr open"));
-    if (!j.is_object()) bad_metadata(path, ".zattrs", "must hold a JSON object");
-    return j;
-}
-
-std::string group_hint(const std::string& path) {
-    std::error_code ec;
-    if (!fs::exists(path + "/.zgroup", ec)) return "";
-    std::vector<std::string> arrays;
-    for (const auto& e : fs::directory_iterator(path, ec))
-        if (fs::exists(e.path() / ".zarray", ec)) arrays.push_back(e.path().filename().string());
-    std::sort(arrays.begin(), arrays.end());
-    std::string list;
-    for (const auto& a : arrays) list += (list.empty() ? "" : ", ") + a;
-    return "; it is a zarr group" + (arrays.empty() ? std::string(" without arrays") : " holding " + list + ": open '" + path + "/" + arrays.front() + "'");
+std::vector<std::string> name_texts(std::span<const name> names) {
+    std::vector<std::string> out;
+    for (const auto n : names) out.push_back(n ? std::string(n.str()) : std::string());
+    return out;
 }
 
 }  // namespace
@@ -461,16 +387,14 @@ std::int64_t array::chunk_count() const {
 
 std::string array::attributes() const {
     std::lock_guard lock(s_->attributes_lock);
-    return load_attributes(s_->path).dump();
+    return detail::read_zarr_metadata(s_->path).attributes;
 }
 
 void array::set_attributes(const std::string& text) {
-    json j = json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-        throw_error(errc::parse_error, "zarr set_attributes: " + s_->where() + ": the attributes must be a JSON object");
-    j["_ARRAY_DIMENSIONS"] = names_json(s_->names);
+    const std::string doc = detail::zarr_attributes_with_names(text, name_texts(s_->names),
+                                                               "zarr set_attributes: " + s_->where());
     std::lock_guard lock(s_->attributes_lock);
-    write_text(s_->path + "/.zattrs", j.dump(4), "zarr set_attributes");
+    write_text(s_->path + "/.zattrs", doc, "zarr set_attributes");
 }
 
 any_tensor array::read() const { return read(region{}); }
@@ -534,77 +458,23 @@ void array::write(const region& r, const any_tensor& t) {
 // --- open and create --------------------------------------------------------------------
 
 array open(const std::string& path) {
+    const detail::zarr_metadata m = detail::read_zarr_metadata(path);
     auto s = std::make_shared<array::state>();
-    s->path = path;
-    while (s->path.size() > 1 && s->path.back() == '/') s->path.pop_back();
-    std::error_code ec;
-    if (!fs::exists(s->path + "/.zarray", ec)) {
-        if (!fs::exists(s->path, ec))
-            throw_error(errc::io_error, "zarr open: '" + path + "' does not exist; give the folder holding .zarray");
-        throw_error(errc::io_error, "zarr open: '" + path + "' holds no .zarray, so it is not a zarr v2 array" +
-                                        group_hint(s->path));
-    }
-    const json j = parse_json(s->path, ".zarray", read_text(s->path + "/.zarray", "zarr open"));
-    const std::string& p = s->path;
-    if (!j.is_object()) bad_metadata(p, ".zarray", "must hold a JSON object");
-    if (!j.contains("zarr_format") || j["zarr_format"] != 2)
-        bad_metadata(p, ".zarray", "\"zarr_format\" must be 2 (ntensor reads zarr v2 stores)");
-    auto sizes = [&](const char* key, std::int64_t least) {
-        if (!j.contains(key) || !j[key].is_array())
-            bad_metadata(p, ".zarray", std::string("\"") + key + "\" must be a list of integers");
-        std::vector<std::int64_t> v;
-        for (const auto& e : j[key]) {
-            if (!e.is_number_integer() || (e.is_number_unsigned() && e.get<std::uint64_t>() > (std::uint64_t{1} << 62)) ||
-                e.get<std::int64_t>() < least)
-                bad_metadata(p, ".zarray", std::string("\"") + key + "\" holds " + e.dump() + "; sizes are integers >= " +
-                                               std::to_string(least));
-            v.push_back(e.get<std::int64_t>());
-        }
-        return v;
-    };
-    s->shape = sizes("shape", 0);
-    s->chunks = sizes("chunks", 1);
-    if (s->shape.size() != s->chunks.size())
-        bad_metadata(p, ".zarray", "\"shape\" has " + std::to_string(s->shape.size()) + " axes but \"chunks\" " +
-                                       std::to_string(s->chunks.size()));
-    if (s->shape.size() > max_rank)
-        bad_metadata(p, ".zarray", std::to_string(s->shape.size()) + " axes is over ntensor's " + std::to_string(max_rank));
-    if (!j.contains("dtype") || !j["dtype"].is_string())
-        bad_metadata(p, ".zarray", "\"dtype\" must be a string such as \"<u2\"");
-    const auto descr = j["dtype"].get<std::string>();
-    const std::string_view short_name = detail::npy_dtype_name(descr);
-    if (short_name.empty() || !dtype_from_string(short_name, s->type))
-        throw_error(errc::unsupported_dtype, s->where() + ": the dtype '" + descr +
-                                                 "' is not one ntensor reads (bool, integers, float16/32/64); "
-                                                 "convert the store with zarr-python");
-    s->big_endian = descr[0] == '>';
+    s->path = m.path;
+    if (!dtype_from_string(m.dtype, s->type))
+        throw_error(errc::unsupported_dtype, s->where() + ": the dtype '" + m.descr + "' is not one ntensor reads");
+    s->big_endian = m.big_endian;
     s->item_size = size_of(s->type);
-    bool overflow = false;
-    s->chunk_elements = checked_product(s->chunks, 1, overflow);
-    if (overflow || s->chunk_elements > max_chunk_bytes / static_cast<std::int64_t>(s->item_size))
-        bad_metadata(p, ".zarray", "chunks " + detail::shape_text(s->chunks) +
-                                       " are over the 2 GiB ntensor holds per chunk; rechunk the store");
-    checked_product(s->shape, static_cast<std::int64_t>(s->item_size), overflow);
-    if (overflow) bad_metadata(p, ".zarray", "the shape " + detail::shape_text(s->shape) + " overflows 64-bit sizes");
-    s->compressor = codec_from_json(*s, j.contains("compressor") ? j["compressor"] : json(nullptr));
-    if (j.contains("filters") && !j["filters"].is_null()) {
-        if (!j["filters"].is_array()) bad_metadata(p, ".zarray", "\"filters\" must be null or a list");
-        if (!j["filters"].empty())
-            throw_error(errc::unsupported_dtype, s->where() + ": the filters " + j["filters"].dump() +
-                                                     " are not ones ntensor applies; rewrite the store without filters");
-    }
-    const std::string order = j.contains("order") && j["order"].is_string() ? j["order"].get<std::string>() : "";
-    if (order != "C" && order != "F") bad_metadata(p, ".zarray", "\"order\" must be \"C\" or \"F\"");
-    s->order = order[0];
-    if (j.contains("dimension_separator")) {
-        const auto& sep = j["dimension_separator"];
-        if (!sep.is_string() || (sep != "." && sep != "/"))
-            bad_metadata(p, ".zarray", "\"dimension_separator\" must be \".\" or \"/\"");
-        s->separator = sep.get<std::string>()[0];
-    }
-    if (!j.contains("fill_value")) bad_metadata(p, ".zarray", "\"fill_value\" is missing (null when undefined)");
-    read_fill(*s, j["fill_value"]);
-    s->names = read_names(*s, load_attributes(s->path));
+    s->shape = m.shape;
+    s->chunks = m.chunks;
+    s->chunk_elements = 1;
+    for (auto c : m.chunks) s->chunk_elements *= c;  // bounded by the reader
+    s->order = m.order;
+    s->separator = m.separator;
+    s->compressor = codec_from_json(*s, json::parse(m.compressor));
+    read_fill(*s, json::parse(m.fill_value));
+    s->names.reserve(m.names.size());
+    for (const auto& n : m.names) s->names.push_back(n.empty() ? name() : name(n));
     return array(std::move(s));
 }
 
@@ -660,7 +530,8 @@ array create(const std::string& path, nt::dtype dtype, const std::vector<std::in
     fs::create_directories(dir, ec);
     if (ec) throw_error(errc::io_error, where + ": cannot create the folder: " + ec.message());
     for (const auto& g : missing) write_text((g / ".zgroup").string(), R"({"zarr_format": 2})", "zarr::create");
-    write_text(path + "/.zattrs", json{{"_ARRAY_DIMENSIONS", names_json(axis_names)}}.dump(4), "zarr::create");
+    write_text(path + "/.zattrs", detail::zarr_attributes_with_names("{}", name_texts(axis_names), where),
+               "zarr::create");
     write_text(path + "/.zarray", z.dump(4), "zarr::create");
     return open(path);
 }

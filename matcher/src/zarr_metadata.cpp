@@ -1,0 +1,190 @@
+// The zarr v2 metadata reader: .zarray's layout fields checked for every lie a
+// damaged or hostile document can tell (sizes, overflow, ranks, chunk bytes), and
+// xarray's "_ARRAY_DIMENSIONS". The codec and fill value are left as JSON text for
+// the tensor core, which alone applies them.
+#include "zarr_metadata.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "npy_header.hpp"
+#include "nt/error.hpp"
+#include "nt/name.hpp"
+#include "nt/spec.hpp"
+
+namespace nt::detail {
+namespace {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+[[noreturn]] void bad(const std::string& path, std::string_view file, const std::string& why) {
+    throw_error(errc::format_error, zarr_where(path) + ": " + std::string(file) + ": " + why);
+}
+
+/// The file's text, or nullopt when it does not exist.
+bool read_small_file(const std::string& file, const std::string& path, std::string& text) {
+    std::error_code ec;
+    if (!fs::exists(file, ec)) return false;
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw_error(errc::io_error, zarr_where(path) + ": cannot read '" + file + "'");
+    const auto size = fs::file_size(file, ec);
+    if (ec || size > (std::uintmax_t{64} << 20))
+        throw_error(errc::format_error, zarr_where(path) + ": '" + file + "' is not a metadata document (" +
+                                            std::to_string(size) + " bytes)");
+    text.assign(static_cast<std::size_t>(size), '\0');
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    if (!in) throw_error(errc::io_error, zarr_where(path) + ": cannot read '" + file + "'");
+    return true;
+}
+
+json parse(const std::string& path, std::string_view file, const std::string& text) {
+    json j = json::parse(text, nullptr, false);
+    if (j.is_discarded()) bad(path, file, "not valid JSON; fix or rewrite the file");
+    if (!j.is_object()) bad(path, file, "must hold a JSON object");
+    return j;
+}
+
+std::string group_hint(const std::string& path) {
+    std::error_code ec;
+    if (!fs::exists(path + "/.zgroup", ec)) return "";
+    std::vector<std::string> arrays;
+    for (const auto& e : fs::directory_iterator(path, ec))
+        if (fs::exists(e.path() / ".zarray", ec)) arrays.push_back(e.path().filename().string());
+    std::sort(arrays.begin(), arrays.end());
+    if (arrays.empty()) return "; it is a zarr group without arrays";
+    std::string list;
+    for (const auto& a : arrays) list += (list.empty() ? "" : ", ") + a;
+    return "; it is a zarr group holding " + list + ": open '" + path + "/" + arrays.front() + "'";
+}
+
+std::string text_of(const std::vector<std::int64_t>& v) { return shape_string(v); }
+
+}  // namespace
+
+std::string zarr_where(std::string_view path) { return "zarr '" + std::string(path) + "'"; }
+
+bool is_zarr_placeholder_name(std::string_view s) noexcept {
+    if (s.size() < 5 || s.substr(0, 4) != "dim_") return false;
+    return std::all_of(s.begin() + 4, s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+zarr_metadata read_zarr_metadata(const std::string& given) {
+    zarr_metadata m;
+    m.path = given;
+    while (m.path.size() > 1 && m.path.back() == '/') m.path.pop_back();
+    const std::string& p = m.path;
+    std::string text;
+    if (!read_small_file(p + "/.zarray", p, text)) {
+        std::error_code ec;
+        if (!fs::exists(p, ec))
+            throw_error(errc::io_error, zarr_where(p) + ": the folder does not exist; give the folder holding .zarray");
+        throw_error(errc::io_error, zarr_where(p) + ": holds no .zarray, so it is not a zarr v2 array" + group_hint(p));
+    }
+    const json j = parse(p, ".zarray", text);
+    if (!j.contains("zarr_format") || j["zarr_format"] != 2)
+        bad(p, ".zarray", "\"zarr_format\" must be 2 (ntensor reads zarr v2 stores)");
+    auto sizes = [&](const char* key, std::int64_t least) {
+        if (!j.contains(key) || !j[key].is_array())
+            bad(p, ".zarray", std::string("\"") + key + "\" must be a list of integers");
+        if (j[key].size() > max_rank)
+            bad(p, ".zarray", std::string("\"") + key + "\" has " + std::to_string(j[key].size()) +
+                                  " axes, over ntensor's " + std::to_string(max_rank));
+        std::vector<std::int64_t> v;
+        for (const auto& e : j[key]) {
+            const bool ok = (e.is_number_unsigned() && e.get<std::uint64_t>() <= (std::uint64_t{1} << 62)) ||
+                            (e.is_number_integer() && !e.is_number_unsigned());
+            if (!ok || e.get<std::int64_t>() < least)
+                bad(p, ".zarray", std::string("\"") + key + "\" holds " + e.dump() + "; its sizes are integers >= " +
+                                      std::to_string(least));
+            v.push_back(e.get<std::int64_t>());
+        }
+        return v;
+    };
+    m.shape = sizes("shape", 0);
+    m.chunks = sizes("chunks", 1);
+    if (m.shape.size() != m.chunks.size())
+        bad(p, ".zarray", "\"shape\" " + text_of(m.shape) + " and \"chunks\" " + text_of(m.chunks) +
+                              " differ in length");
+    if (!j.contains("dtype") || !j["dtype"].is_string())
+        bad(p, ".zarray", "\"dtype\" must be a string such as \"<u2\"");
+    m.descr = j["dtype"].get<std::string>();
+    m.dtype = npy_dtype_name(m.descr);
+    if (m.dtype.empty())
+        throw_error(errc::unsupported_dtype, zarr_where(p) + ": the dtype '" + m.descr +
+                                                 "' is not one ntensor reads (bool, integers, float16/32/64); "
+                                                 "convert the store with zarr-python");
+    m.big_endian = m.descr[0] == '>';
+    const std::int64_t item = static_cast<std::int64_t>(npy_item_size(m.dtype));
+    std::int64_t chunk_bytes = item;
+    for (auto c : m.chunks) {
+        if (chunk_bytes > zarr_max_chunk_bytes / c)
+            bad(p, ".zarray", "chunks " + text_of(m.chunks) + " of " + m.descr +
+                                  " are over the 2 GiB ntensor holds per chunk; rechunk the store");
+        chunk_bytes *= c;
+    }
+    std::int64_t total = item;
+    for (auto s : m.shape) {
+        if (s != 0 && total > std::numeric_limits<std::int64_t>::max() / s)
+            bad(p, ".zarray", "the shape " + text_of(m.shape) + " overflows 64-bit sizes");
+        total = s == 0 ? total : total * s;
+    }
+    if (j.contains("filters") && !j["filters"].is_null()) {
+        if (!j["filters"].is_array()) bad(p, ".zarray", "\"filters\" must be null or a list");
+        if (!j["filters"].empty())
+            throw_error(errc::unsupported_dtype, zarr_where(p) + ": the filters " + j["filters"].dump() +
+                                                     " are not ones ntensor applies; rewrite the store without filters");
+    }
+    const std::string order = j.contains("order") && j["order"].is_string() ? j["order"].get<std::string>() : "";
+    if (order != "C" && order != "F") bad(p, ".zarray", "\"order\" must be \"C\" or \"F\"");
+    m.order = order[0];
+    if (j.contains("dimension_separator")) {
+        const auto& sep = j["dimension_separator"];
+        if (!sep.is_string() || (sep != "." && sep != "/"))
+            bad(p, ".zarray", "\"dimension_separator\" must be \".\" or \"/\"");
+        m.separator = sep.get<std::string>()[0];
+    }
+    m.compressor = j.contains("compressor") ? j["compressor"].dump() : "null";
+    if (!j.contains("fill_value")) bad(p, ".zarray", "\"fill_value\" is missing (null when undefined)");
+    m.fill_value = j["fill_value"].dump();
+
+    m.names.assign(m.shape.size(), "");
+    m.attributes = "{}";
+    if (read_small_file(p + "/.zattrs", p, text)) {
+        const json a = parse(p, ".zattrs", text);
+        m.attributes = a.dump();
+        if (a.contains("_ARRAY_DIMENSIONS")) {
+            const json& dims = a["_ARRAY_DIMENSIONS"];
+            if (!dims.is_array() || dims.size() != m.shape.size())
+                bad(p, ".zattrs", "\"_ARRAY_DIMENSIONS\" must list one name per axis (" +
+                                      std::to_string(m.shape.size()) + ")");
+            for (std::size_t i = 0; i < dims.size(); ++i) {
+                if (!dims[i].is_string()) bad(p, ".zattrs", "\"_ARRAY_DIMENSIONS\" holds " + dims[i].dump() + ", not a name");
+                const auto t = dims[i].get<std::string>();
+                // xarray's placeholder, and names ntensor cannot spell (spaces, over
+                // 64 characters), read as unnamed.
+                if (is_zarr_placeholder_name(t) || !name::is_valid(t)) continue;
+                if (std::find(m.names.begin(), m.names.end(), t) != m.names.end())
+                    bad(p, ".zattrs", "\"_ARRAY_DIMENSIONS\" names axis '" + t + "' twice");
+                m.names[i] = t;
+            }
+        }
+    }
+    return m;
+}
+
+std::string zarr_attributes_with_names(const std::string& attributes, const std::vector<std::string>& names,
+                                       std::string_view where) {
+    json j = json::parse(attributes, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        throw_error(errc::parse_error, std::string(where) + ": the attributes must be a JSON object, such as {\"units\": \"HU\"}");
+    json dims = json::array();
+    for (std::size_t i = 0; i < names.size(); ++i) dims.push_back(names[i].empty() ? "dim_" + std::to_string(i) : names[i]);
+    j["_ARRAY_DIMENSIONS"] = std::move(dims);
+    return j.dump(4);
+}
+
+}  // namespace nt::detail
