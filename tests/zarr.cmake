@@ -6,3 +6,7 @@ if(NOT TARGET test_zarr)
     return()
 endif()
 set(nt_zarr_data ${CMAKE_CURRENT_BINARY_DIR}/data/zarr)
+
+# `ntensor info` and `ntensor check` on stores zarr-python and xarray write.
+add_test(NAME zarr_cli COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/check_cli_zarr.py
+                               $<TARGET_FILE:ntensor_cli> ${nt_zarr_data}/cli)

@@ -317,17 +317,21 @@ private:
         require_object(value, path, "a spec is an object such as {\"shape\": [10, 256, 384], \"names\": \"? H W\"}");
         reject_unknown_keys(value, path, file_keys ? tensor_keys : spec_keys);
         json_value member = value;
-        if (value.find("zarr", member))
-            fail_at(errc::invalid_spec, member_path(path, "zarr"),
-                    "Zarr arrays are not read yet (a later version reads their .zarray metadata); save the array with "
-                    "np.save and use \"npy\", or give its \"shape\"");
         if (value.find("npy", member))
             t.npy = read_key_string(member, member_path(path, "npy"),
                                     "\"npy\" is the path of a .npy file, relative to the config's folder");
+        if (value.find("zarr", member)) {
+            if (!t.npy.empty())
+                fail_at(errc::invalid_spec, member_path(path, "zarr"),
+                        "a tensor takes its shape from one file; give \"npy\" or \"zarr\", not both");
+            t.zarr = read_key_string(member, member_path(path, "zarr"),
+                                     "\"zarr\" is the path of a zarr array (the folder holding .zarray), relative "
+                                     "to the config's folder");
+        }
         const bool has_shape = value.find("shape", member);
         if (has_shape) {
             t.sizes = read_shape(member, member_path(path, "shape"), file_keys);
-        } else if (t.npy.empty()) {
+        } else if (t.file().empty()) {
             (void)required_member(value, path, "shape", "give the sizes, e.g. \"shape\": [10, 256, 384]");
         } else {
             t.source = pipeline_tensor::origin::file;
@@ -580,7 +584,7 @@ shape_config parse_config(std::string_view json_text) {
             s.push_back({size, t.name(a)});
         }
         if (t.source == pipeline_tensor::origin::file)
-            throw_error(errc::invalid_spec, t.path + ": its shape comes from " + t.npy +
+            throw_error(errc::invalid_spec, t.path + ": its shape comes from " + t.file() +
                                                 "; read the config with nt::parse_pipeline or nt::load_config");
         return s;
     };

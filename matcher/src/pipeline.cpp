@@ -13,6 +13,7 @@
 
 #include "json_document.hpp"
 #include "npy_header.hpp"
+#include "zarr_metadata.hpp"
 
 namespace nt {
 
@@ -65,8 +66,9 @@ const pipeline_tensor& pipeline::tensor(std::string_view key) const {
 }
 
 std::string pipeline::file_path(const pipeline_tensor& t) const {
-    if (folder_.empty() || is_absolute(t.npy)) return t.npy;
-    return folder_.back() == '/' ? folder_ + t.npy : folder_ + "/" + t.npy;
+    const std::string& f = t.file();
+    if (folder_.empty() || is_absolute(f)) return f;
+    return folder_.back() == '/' ? folder_ + f : folder_ + "/" + f;
 }
 
 // ---------------------------------------------------------------------------------
@@ -175,7 +177,7 @@ std::vector<std::uint32_t> pipeline::unbound_symbols(const pipeline_tensor& t, s
 spec pipeline::spec_of(std::string_view key) const {
     const pipeline_tensor& t = tensor(key);
     if (!t.rank_known())
-        throw_error(errc::invalid_argument, "the spec of " + single_quoted(t.key) + ": its shape comes from " + t.npy +
+        throw_error(errc::invalid_argument, "the spec of " + single_quoted(t.key) + ": its shape comes from " + t.file() +
                                                 ", whose header is not read yet (nt::load_config reads it)");
     spec out;
     for (std::size_t a = 0; a < t.rank(); ++a) {
@@ -213,45 +215,71 @@ std::uint32_t pipeline::file_symbol(std::string_view key, std::size_t a) {
 
 void pipeline::read_file(std::size_t index) {
     pipeline_tensor& t = tensors_[index];
-    if (t.npy.empty()) return;
-    const std::string where_text = where(member_path(t.path, "npy"));
-    detail::npy_header header;
+    if (t.file().empty()) return;
+    const bool zarr = !t.zarr.empty();
+    const std::string& file = t.file();
+    const std::string where_text = where(member_path(t.path, zarr ? "zarr" : "npy"));
+    // What the file says: the npy header, or the zarr array's metadata.
+    std::vector<std::int64_t> shape;
+    std::string dtype, descr;
+    std::vector<std::string> file_names;
     try {
-        header = detail::read_npy_header(file_path(t));
+        if (zarr) {
+            const detail::zarr_metadata m = detail::read_zarr_metadata(file_path(t));
+            shape = m.shape;
+            dtype = std::string(m.dtype);
+            descr = m.descr;
+            file_names = m.names;
+        } else {
+            const detail::npy_header header = detail::read_npy_header(file_path(t));
+            shape = header.shape;
+            dtype = std::string(header.dtype);
+            descr = header.descr;
+        }
     } catch (const error& e) {
         throw_error(e.code(), where_text + ": " + e.message());
     }
-    if (!t.dtype.empty() && header.dtype != t.dtype)
+    const std::string fix_file = zarr ? "convert the array (zarr.array(..., dtype=...))" : "convert the file (np.save(path, a.astype(...)))";
+    if (!t.dtype.empty() && dtype != t.dtype)
         throw_error(errc::type_mismatch,
-                    where_text + ": " + t.npy + " holds " + std::string(header.dtype) + " (descr '" + header.descr +
-                        "'), but \"dtype\" says " + t.dtype + ". Fix: convert the file (np.save(path, a.astype(...)))" +
-                        " or change \"dtype\"");
-    if (t.source == pipeline_tensor::origin::file && t.sizes.empty() && t.names.empty())
-        for (std::size_t a = 0; a < header.shape.size(); ++a) t.sizes.push_back(size_expr::symbol(file_symbol(t.key, a)));
-    if (header.shape.size() != t.rank())
+                    where_text + ": " + file + " holds " + dtype + " (descr '" + descr + "'), but \"dtype\" says " +
+                        t.dtype + ". Fix: " + fix_file + " or change \"dtype\"");
+    if (zarr && !t.names.empty() && t.names.size() == file_names.size()) {
+        for (std::size_t a = 0; a < file_names.size(); ++a)
+            if (!file_names[a].empty() && t.names[a] && t.names[a].str() != file_names[a])
+                throw_error(errc::invalid_spec,
+                            where_text + ": " + file + " names axis " + std::to_string(a) + " '" + file_names[a] +
+                                "' (_ARRAY_DIMENSIONS), but \"names\" says '" + std::string(t.names[a].str()) +
+                                "'. Fix: drop \"names\" to take the array's, or rename the axis");
+    }
+    if (zarr && t.names.empty() && t.source == pipeline_tensor::origin::file)
+        for (const auto& n : file_names) t.names.push_back(n.empty() ? name() : name(n));
+    if (t.source == pipeline_tensor::origin::file && t.sizes.empty())
+        for (std::size_t a = 0; a < shape.size(); ++a) t.sizes.push_back(size_expr::symbol(file_symbol(t.key, a)));
+    if (shape.size() != t.rank())
         throw_error(errc::incompatible_sizes,
-                    where_text + ": " + t.npy + " has shape " + shape_string(header.shape) + " of rank " +
-                        std::to_string(header.shape.size()) + ", but the config gives " + single_quoted(t.key) + " " +
+                    where_text + ": " + file + " has shape " + shape_string(shape) + " of rank " +
+                        std::to_string(shape.size()) + ", but the config gives " + single_quoted(t.key) + " " +
                         detail::count_of(t.rank(), "axis", "axes") + ". Fix the config's " +
                         (t.source == pipeline_tensor::origin::file ? "\"names\"" : "\"shape\"") + " or the file");
     for (std::size_t a = 0; a < t.rank(); ++a)
         if (t.sizes[a].is_symbol())
-            bind(t.sizes[a].symbol_index(), header.shape[a],
-                 "axis " + std::to_string(a) + " of " + single_quoted(t.key) + " (" + t.npy + ")", where_text);
+            bind(t.sizes[a].symbol_index(), shape[a],
+                 "axis " + std::to_string(a) + " of " + single_quoted(t.key) + " (" + file + ")", where_text);
     for (std::size_t a = 0; a < t.rank(); ++a) {
         const std::int64_t size = axis_size(t, a);
-        if (size >= 0 && size != header.shape[a])
+        if (size >= 0 && size != shape[a])
             throw_error(errc::incompatible_sizes,
-                        where_text + ": " + t.npy + " has shape " + shape_string(header.shape) + ", size " +
-                            std::to_string(header.shape[a]) + " on axis " + std::to_string(a) + ", but the config says " +
+                        where_text + ": " + file + " has shape " + shape_string(shape) + ", size " +
+                            std::to_string(shape[a]) + " on axis " + std::to_string(a) + ", but the config says " +
                             t.sizes[a].text(symbols_) +
                             (t.sizes[a].is_literal() ? std::string() : " = " + std::to_string(size) + " (" +
                                                                            symbol_values(t.sizes[a]) + ")") +
                             ". Fix the config or the file");
     }
     t.file_read = true;
-    t.file_shape = header.shape;
-    t.file_dtype = std::string(header.dtype);
+    t.file_shape = shape;
+    t.file_dtype = dtype;
 }
 
 void pipeline::read_files() {
@@ -277,7 +305,7 @@ step_plan pipeline::plan_step(std::size_t index) {
                                                 json_quoted(steps_[t.step].name) + ", which has no plan (it failed)");
         if (!t.rank_known())
             throw_error(errc::invalid_spec,
-                        prefix + what + " " + json_quoted(t.key) + " takes its shape from " + t.npy +
+                        prefix + what + " " + json_quoted(t.key) + " takes its shape from " + t.file() +
                             ", which is not read yet, and has no \"names\" to give its rank. Fix: give \"names\" " +
                             "(or \"shape\"), or check the config with `ntensor check`, which reads the file");
         spec s;
@@ -372,7 +400,7 @@ pipeline_report check_pipeline(pipeline& p, bool read_files) {
     if (read_files) {
         for (std::size_t i = 0; i < p.tensors().size(); ++i) {
             const pipeline_tensor& t = p.tensors()[i];
-            if (t.npy.empty()) continue;
+            if (t.file().empty()) continue;
             pipeline_report::file f;
             f.tensor = i;
             f.path = p.file_path(t);

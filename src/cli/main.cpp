@@ -1,9 +1,9 @@
 // The `ntensor` command: checks a JSON shape config before any data moves, and
-// describes .npy / .npz files from their headers.
+// describes .npy / .npz files from their headers and zarr stores from their metadata.
 //
 //     ntensor plan [--json] FILE|-
 //     ntensor check [--json] FILE|-
-//     ntensor info [--json] FILE...
+//     ntensor info [--json] FILE|STORE...
 //     ntensor --help | --version
 //
 // Exit status: 0 a plan (every file described), 1 an nt::error (the config is
@@ -14,7 +14,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -31,6 +35,7 @@
 #include "nt/pipeline.hpp"
 #include "nt/shape_config.hpp"
 #include "nt/version.hpp"
+#include "nt/zarr.hpp"
 
 namespace {
 
@@ -44,7 +49,7 @@ enum exit_status : int {
 constexpr std::string_view usage_text =
     "usage: ntensor plan [--json] FILE|-\n"
     "       ntensor check [--json] FILE|-\n"
-    "       ntensor info [--json] FILE...\n"
+    "       ntensor info [--json] FILE|STORE...\n"
     "       ntensor --help | --version\n"
     "\n"
     "plan: reads a JSON shape config (see docs/config.md) and prints how its tensors\n"
@@ -54,7 +59,9 @@ constexpr std::string_view usage_text =
     "check: also reads the headers of the config's .npy files (relative to FILE's\n"
     "folder), binds their sizes, and reports every file and step.\n"
     "info: prints the dtype, shape, order and format version of each .npy file and\n"
-    "of each array in each .npz archive, from their headers.\n"
+    "of each array in each .npz archive, from their headers; for a zarr array (a\n"
+    "folder holding .zarray) its dtype, shape, chunks, compressor and names, for a\n"
+    "zarr group its arrays, for an OME-Zarr image its axes and resolution levels.\n"
     "\n"
     "  --json     print the plan, the files, or the error as one JSON object\n"
     "  --help     print this help\n"
@@ -96,7 +103,8 @@ command parse_file_arguments(const std::vector<std::string_view>& args, command:
         }
     }
     if (what == command::kind::info) {
-        if (cmd.files.empty()) throw usage_error{"'info' needs at least one .npy or .npz FILE (try 'ntensor --help')"};
+        if (cmd.files.empty())
+            throw usage_error{"'info' needs at least one .npy or .npz FILE or zarr STORE (try 'ntensor --help')"};
         return cmd;
     }
     if (cmd.files.size() > 1)
@@ -194,6 +202,70 @@ bool is_npz(const std::string& path) {
     return f && std::fread(magic, 1, 2, f.get()) == 2 && magic[0] == 'P' && magic[1] == 'K';
 }
 
+/// A zarr array's metadata (read without its chunks), as JSON and as one line.
+nlohmann::ordered_json describe_zarr(const std::string& path, std::string& text) {
+    const nt::zarr::array a = nt::zarr::open(path);
+    nlohmann::ordered_json j;
+    j["format"] = "zarr";
+    j["dtype"] = std::string(nt::to_string(a.dtype()));
+    j["shape"] = a.shape();
+    j["chunks"] = a.chunks();
+    j["names"] = nlohmann::ordered_json::array();
+    for (const auto n : a.names()) j["names"].push_back(std::string(n.str()));
+    j["compressor"] = a.compressor().str();
+    j["order"] = std::string(1, a.order());
+    j["chunk_count"] = a.chunk_count();
+    std::string fill = "null";
+    if (a.fill_value()) {
+        std::ostringstream os;
+        os << *a.fill_value();
+        fill = os.str();
+    }
+    j["fill_value"] = fill;
+    text = std::string(nt::to_string(a.dtype())) + " " + nt::to_string(a.spec()) + " chunks " +
+           nt::shape_string(a.chunks()) + " (" + std::to_string(a.chunk_count()) + "), " + a.compressor().str() +
+           ", order " + a.order() + ", fill " + fill;
+    return j;
+}
+
+/// A folder: a zarr array, an OME-Zarr image, or a group of arrays.
+nlohmann::ordered_json describe_store(const std::string& path, bool json) {
+    namespace fs = std::filesystem;
+    std::string text;
+    if (fs::exists(fs::path(path) / ".zarray")) {
+        auto j = describe_zarr(path, text);
+        if (!json) std::cout << path << ": zarr array " << text << '\n';
+        return j;
+    }
+    std::string attrs;
+    if (fs::exists(fs::path(path) / ".zattrs")) {
+        std::ifstream in(fs::path(path) / ".zattrs");
+        attrs.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    // OME_CLI
+    if (fs::exists(fs::path(path) / ".zgroup")) {
+        nlohmann::ordered_json j;
+        j["format"] = "zarr-group";
+        j["arrays"] = nlohmann::ordered_json::array();
+        std::vector<std::string> names;
+        for (const auto& e : fs::directory_iterator(path))
+            if (fs::exists(e.path() / ".zarray")) names.push_back(e.path().filename().string());
+        std::sort(names.begin(), names.end());
+        if (!json) std::cout << path << ": zarr group, " << names.size() << (names.size() == 1 ? " array\n" : " arrays\n");
+        for (const auto& n : names) {
+            auto e = describe_zarr(path + "/" + n, text);
+            nlohmann::ordered_json entry;
+            entry["name"] = n;
+            entry.update(e);
+            j["arrays"].push_back(std::move(entry));
+            if (!json) std::cout << "  " << n << ": " << text << '\n';
+        }
+        return j;
+    }
+    (void)nt::zarr::open(path);  // throws io_error naming what is missing
+    return {};
+}
+
 int run_info(const command& cmd) {
     int status = exit_plan;
     nlohmann::ordered_json files = nlohmann::ordered_json::array();
@@ -201,7 +273,9 @@ int run_info(const command& cmd) {
         nlohmann::ordered_json file;
         file["path"] = path;
         try {
-            if (is_npz(path)) {
+            if (std::filesystem::is_directory(path)) {
+                file.update(describe_store(path, cmd.json));
+            } else if (is_npz(path)) {
                 const auto members = nt::detail::read_npz_headers(path, "info");
                 file["format"] = "npz";
                 file["entries"] = nlohmann::ordered_json::array();

@@ -210,7 +210,7 @@ void pipeline_config::check_slow(const entry& e, std::span<const std::int64_t> s
     const pipeline_tensor& t = st.p.tensors()[e.tensor];
     const std::string what = st.what(e, shape, names);
     if (!e.rank_known)
-        throw_error(errc::invalid_argument, what + ": the config takes its shape from " + t.npy +
+        throw_error(errc::invalid_argument, what + ": the config takes its shape from " + t.file() +
                                                 ", whose header was not read; load the config with nt::load_config");
     if (shape.size() != e.rank)
         throw_error(errc::incompatible_sizes, what + ": the tensor has " + std::to_string(shape.size()) +

@@ -310,3 +310,16 @@ TEST_CASE("zarr: errors name the store, the chunk and the fix", "[zarr]") {
     zarray("{not json");
     require_error([&] { (void)nt::zarr::open(meta.string()); }, nt::errc::format_error, {"JSON"});
 }
+
+TEST_CASE("zarr: a pipeline config takes a tensor's shape and names from \"zarr\"", "[zarr]") {
+    const auto dir = scratch("config");
+    fs::create_directories(dir);
+    auto ct = nt::zarr::create((dir / "scan.zarr" / "ct").string(), nt::dtype::i16, {3, 8, 5}, {1, 8, 5}, {"Z", "Y", "X"});
+    std::ofstream(dir / "cfg.json") << R"({"tensors": {"ct": {"zarr": "scan.zarr/ct", "dtype": "i16"},
+        "w": {"shape": ["Y", "X"], "names": "Y X"}}, "steps": [{"name": "s", "broadcast": ["ct", "w"]}]})";
+    auto cfg = nt::load_config((dir / "cfg.json").string());
+    CHECK(cfg.spec("ct") == ct.spec());
+    CHECK_NOTHROW(cfg.check("ct", ct.read()));
+    require_error([&] { cfg.check("ct", nt::any_tensor(nt::zeros<std::int16_t>({3, 8, 4}, {"Z", "Y", "X"}))); },
+                  nt::errc::incompatible_sizes, {"ct"});
+}

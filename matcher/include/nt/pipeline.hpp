@@ -30,7 +30,7 @@ struct pipeline_tensor {
     /// Where its shape comes from.
     enum class origin : std::uint8_t {
         declared,  ///< "shape" in the config (a file, if any, is checked against it)
-        file,      ///< "npy" without "shape": the header gives it (see pipeline::read_file)
+        file,      ///< "npy" or "zarr" without "shape": the file gives it (see pipeline::read_file)
         step,      ///< the output of a step ("as")
     };
 
@@ -49,6 +49,10 @@ struct pipeline_tensor {
     std::string dtype;
     /// The "npy" file as written in the config, or empty.
     std::string npy;
+    /// The "zarr" array (a folder holding .zarray) as written in the config, or empty.
+    std::string zarr;
+    /// The file the shape comes from ("npy" or "zarr"), or empty.
+    [[nodiscard]] const std::string& file() const noexcept { return npy.empty() ? zarr : npy; }
     /// origin::file: true once the header has been read. A file's sizes are the
     /// symbols "key.shape[i]", bound by its header.
     bool file_read = false;
@@ -126,7 +130,7 @@ public:
     /// form), whose plan prints as one plan.
     [[nodiscard]] bool one_step() const noexcept { return one_step_; }
     [[nodiscard]] const std::string& folder() const noexcept { return folder_; }
-    /// The path a tensor's "npy" file is read from.
+    /// The path a tensor's "npy" file or "zarr" array is read from.
     [[nodiscard]] std::string file_path(const pipeline_tensor& t) const;
 
     // --- sizes ----------------------------------------------------------------------
@@ -156,8 +160,10 @@ public:
 
     // --- files and steps --------------------------------------------------------------
 
-    /// Reads the header of tensor `index`'s "npy" file (nothing for other tensors):
-    /// checks the dtype and the declared shape, binds symbols. Throws io_error,
+    /// Reads the header of tensor `index`'s "npy" file or the metadata of its "zarr"
+    /// array (nothing for other tensors): checks the dtype and the declared shape,
+    /// binds symbols, and takes a zarr array's names when the config gives none
+    /// (names given must agree with the array's). Throws io_error,
     /// format_error, unsupported_dtype, type_mismatch, incompatible_sizes.
     void read_file(std::size_t index);
     /// read_file for every tensor, in file order, then check_sizes.
