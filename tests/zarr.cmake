@@ -10,3 +10,25 @@ set(nt_zarr_data ${CMAKE_CURRENT_BINARY_DIR}/data/zarr)
 # `ntensor info` and `ntensor check` on stores zarr-python and xarray write.
 add_test(NAME zarr_cli COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/check_cli_zarr.py
                                $<TARGET_FILE:ntensor_cli> ${nt_zarr_data}/cli)
+
+# The chapter "Data larger than memory" (docs/zarr.md) as CTest runs it: its Python
+# writes an OME-Zarr image with zarr-python, examples/guide_zarr reads a region by
+# names and smooths the volume with map_chunks, and the chapter's Python opens the
+# result with xarray and Dask and compares it with NumPy's.
+if(NTENSOR_BUILD_EXAMPLES)
+    set(nt_guide_zarr ${nt_zarr_data}/guide)
+    add_test(NAME guide_zarr_python_writes
+             COMMAND ${NT_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/run_doc_python.py
+                     ${PROJECT_SOURCE_DIR}/docs/zarr.md zarr-write ${nt_guide_zarr})
+    add_test(NAME example_guide_zarr
+             COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:example_guide_zarr> -DARGS=${nt_guide_zarr}
+                     -DEXPECTED=${PROJECT_SOURCE_DIR}/examples/guide_zarr.expected
+                     -P ${PROJECT_SOURCE_DIR}/cmake/compare_output.cmake)
+    add_test(NAME guide_zarr_python_reads
+             COMMAND ${NT_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/run_doc_python.py
+                     ${PROJECT_SOURCE_DIR}/docs/zarr.md zarr-read ${nt_guide_zarr})
+    set_tests_properties(guide_zarr_python_writes PROPERTIES FIXTURES_SETUP guide_zarr_input)
+    set_tests_properties(example_guide_zarr PROPERTIES FIXTURES_REQUIRED guide_zarr_input
+                                                       FIXTURES_SETUP guide_zarr_output)
+    set_tests_properties(guide_zarr_python_reads PROPERTIES FIXTURES_REQUIRED "guide_zarr_input;guide_zarr_output")
+endif()
