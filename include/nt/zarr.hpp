@@ -85,6 +85,9 @@ struct create_options {
 /// Steps other than 1 are refused (invalid_argument); axes not listed are whole.
 using region = std::vector<std::pair<Axis, nt::range>>;
 
+struct chunk_view;
+struct map_options;
+
 /// A Zarr v2 array in a directory store. Copies share the open array; reads and
 /// writes of disjoint chunks may run from several threads.
 class array {
@@ -130,6 +133,9 @@ public:
     explicit array(std::shared_ptr<state> s) noexcept : s_(std::move(s)) {}
 
 private:
+    // map_chunks reads halos through a cache of decoded chunks.
+    friend void map_chunks(const array&, array&, const std::function<any_tensor(const chunk_view&)>&,
+                           const std::vector<std::pair<Axis, std::int64_t>>&, const map_options&);
     std::shared_ptr<state> s_;
 };
 
@@ -166,9 +172,11 @@ struct chunk_view {
 
 /// The options of map_chunks.
 struct map_options {
-    /// At most this many decoded chunks (with halo) are held at once, inputs and
-    /// results together; 0 means two per thread. The peak memory is documented in
-    /// docs/zarr.md as a formula of this number.
+    /// At most this many decoded chunks are held at once: two per chunk in flight
+    /// (its input with halo and its result), the rest keeps decoded source chunks
+    /// that neighbouring halos read again. 0: one chunk in flight per thread, and 27
+    /// kept chunks (a 3x3x3 neighbourhood) when there is a halo. The peak memory is
+    /// documented in docs/zarr.md as a formula of this number.
     std::int64_t max_chunks_in_memory = 0;
     /// Called as progress(done, total) after each chunk, from the calling thread.
     std::function<void(std::int64_t done, std::int64_t total)> progress;

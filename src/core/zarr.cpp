@@ -11,7 +11,9 @@
 #include <exception>
 #include <filesystem>
 #include <limits>
+#include <list>
 #include <mutex>
+#include <unordered_map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <system_error>
@@ -116,15 +118,32 @@ namespace {
 
 using state = array::state;
 
+/// A worker's buffers, reused from chunk to chunk: fresh pages for every chunk cost
+/// more than the copies (page faults).
+struct scratch {
+    std::unique_ptr<std::byte[]> chunk;
+    std::string stored;
+    explicit scratch(const state& s) : chunk(new std::byte[std::max<std::size_t>(s.chunk_bytes(), 1)]) {}
+};
+
+void fill_chunk(const state& s, std::byte* out) {
+    if (std::all_of(s.fill_bytes.begin(), s.fill_bytes.begin() + static_cast<std::ptrdiff_t>(s.item_size),
+                    [](std::byte b) { return b == std::byte{0}; })) {
+        std::memset(out, 0, s.chunk_bytes());
+        return;
+    }
+    for (std::int64_t i = 0; i < s.chunk_elements; ++i)
+        std::memcpy(out + i * static_cast<std::int64_t>(s.item_size), s.fill_bytes.data(), s.item_size);
+}
+
 /// One chunk's bytes as stored (the elements in the array's order and dtype, native
 /// byte order), or the fill value when the chunk file does not exist.
-void load_chunk(const state& s, std::span<const std::int64_t> index, std::byte* out) {
+void load_chunk(const state& s, std::span<const std::int64_t> index, std::byte* out, std::string& stored) {
     const std::string k = s.key(index);
     const std::string file = s.path + "/" + k;
     std::error_code ec;
     if (!fs::exists(file, ec)) {
-        for (std::int64_t i = 0; i < s.chunk_elements; ++i)
-            std::memcpy(out + i * static_cast<std::int64_t>(s.item_size), s.fill_bytes.data(), s.item_size);
+        fill_chunk(s, out);
         return;
     }
     detail::input_file f(file, "zarr read");
@@ -132,8 +151,13 @@ void load_chunk(const state& s, std::span<const std::int64_t> index, std::byte* 
         throw_error(errc::format_error, s.chunk_where(k) + ": " + std::to_string(f.size()) +
                                             " bytes stored for a chunk of " + std::to_string(s.chunk_bytes()) +
                                             " bytes; the file does not belong to this array");
-    const std::string stored = f.read_string(0, static_cast<std::size_t>(f.size()), "the chunk");
-    detail::decode_chunk(s.compressor, stored, out, s.chunk_bytes(), s.chunk_where(k));
+    if (s.compressor.id.empty() && f.size() == s.chunk_bytes()) {
+        f.read_at(0, out, s.chunk_bytes(), "the chunk");  // stored as is: no staging copy
+    } else {
+        stored.resize(static_cast<std::size_t>(f.size()));
+        f.read_at(0, stored.data(), stored.size(), "the chunk");
+        detail::decode_chunk(s.compressor, stored, out, s.chunk_bytes(), s.chunk_where(k));
+    }
     if (s.big_endian && s.item_size > 1) {
         for (std::int64_t i = 0; i < s.chunk_elements; ++i)
             std::reverse(out + i * static_cast<std::int64_t>(s.item_size),
@@ -143,14 +167,18 @@ void load_chunk(const state& s, std::span<const std::int64_t> index, std::byte* 
         for (std::size_t i = 0; i < s.chunk_bytes(); ++i) out[i] = std::byte{out[i] != std::byte{0}};
 }
 
-void store_chunk(const state& s, std::span<const std::int64_t> index, std::byte* data) {
+/// Writes one chunk's elements (native byte order; swapped in place for a
+/// big-endian store, so `data` is a scratch buffer then).
+void store_chunk(const state& s, std::span<const std::int64_t> index, const std::byte* data, std::string& encoded) {
     const std::string k = s.key(index);
     if (s.big_endian && s.item_size > 1) {
+        auto* bytes = const_cast<std::byte*>(data);
         for (std::int64_t i = 0; i < s.chunk_elements; ++i)
-            std::reverse(data + i * static_cast<std::int64_t>(s.item_size),
-                         data + (i + 1) * static_cast<std::int64_t>(s.item_size));
+            std::reverse(bytes + i * static_cast<std::int64_t>(s.item_size),
+                         bytes + (i + 1) * static_cast<std::int64_t>(s.item_size));
     }
-    const std::string bytes = detail::encode_chunk(s.compressor, data, s.chunk_bytes(), s.item_size, s.chunk_where(k));
+    const bool raw = s.compressor.id.empty();
+    if (!raw) detail::encode_chunk(s.compressor, data, s.chunk_bytes(), s.item_size, s.chunk_where(k), encoded);
     const std::string file = s.path + "/" + k;
     if (s.separator == '/') {
         std::error_code ec;
@@ -159,7 +187,8 @@ void store_chunk(const state& s, std::span<const std::int64_t> index, std::byte*
             throw_error(errc::io_error, s.chunk_where(k) + ": cannot create its folder: " + ec.message());
     }
     detail::atomic_output_file out(file, "zarr write");
-    out.write(bytes);
+    if (raw) out.write(data, s.chunk_bytes());
+    else out.write(encoded);
     out.commit();
 }
 
@@ -198,8 +227,8 @@ box resolve_region(const state& s, const region& r, std::string_view op) {
     return b;
 }
 
-/// Runs `f(chunk index, the part of the chunk inside `b`)` for every chunk that
-/// `b` touches, on the thread pool.
+/// Runs `f(chunk index, the part of the chunk inside `b`, the worker's scratch)` for
+/// every chunk that `b` touches, on the thread pool.
 template <class F>
 void for_each_chunk(const state& s, const box& b, F&& f) {
     if (b.empty()) return;
@@ -212,6 +241,7 @@ void for_each_chunk(const state& s, const box& b, F&& f) {
         total *= count[i];
     }
     auto run = [&](std::int64_t begin, std::int64_t end) {
+        scratch buffers(s);
         std::vector<std::int64_t> index(rank);
         box part{std::vector<std::int64_t>(rank), std::vector<std::int64_t>(rank)};
         for (std::int64_t n = begin; n < end; ++n) {
@@ -222,7 +252,7 @@ void for_each_chunk(const state& s, const box& b, F&& f) {
                 part.lo[i] = std::max(b.lo[i], index[i] * s.chunks[i]);
                 part.hi[i] = std::min(b.hi[i], (index[i] + 1) * s.chunks[i]);
             }
-            f(std::span<const std::int64_t>(index), part);
+            f(std::span<const std::int64_t>(index), part, buffers);
         }
     };
     // One chunk is worth a thread: each is a file read and a decode.
@@ -248,11 +278,6 @@ std::vector<std::int64_t> chunk_origin(const state& s, std::span<const std::int6
     for (std::size_t i = 0; i < o.size(); ++i) o[i] = index[i] * s.chunks[i];
     return o;
 }
-
-struct chunk_buffer {
-    std::unique_ptr<std::byte[]> bytes;
-    explicit chunk_buffer(std::size_t n) : bytes(new std::byte[n == 0 ? 1 : n]) {}
-};
 
 json codec_json(const codec& c) {
     if (c.id.empty()) return nullptr;
@@ -399,22 +424,76 @@ void array::set_attributes(const std::string& text) {
 
 any_tensor array::read() const { return read(region{}); }
 
-any_tensor array::read(const region& r) const {
-    const state& s = *s_;
-    const box b = resolve_region(s, r, "zarr read");
+namespace {
+
+/// Decoded source chunks that map_chunks' halos read again, least recently used
+/// first out. Shared by the workers; a chunk two workers miss at once is decoded
+/// twice, never wrongly.
+class chunk_cache {
+public:
+    explicit chunk_cache(std::size_t capacity) : capacity_(capacity) {}
+    std::shared_ptr<const std::byte[]> find(std::int64_t key) {
+        std::lock_guard lock(lock_);
+        auto it = index_.find(key);
+        if (it == index_.end()) return nullptr;
+        order_.splice(order_.begin(), order_, it->second);
+        return it->second->second;
+    }
+    void put(std::int64_t key, std::shared_ptr<const std::byte[]> bytes) {
+        if (capacity_ == 0) return;
+        std::lock_guard lock(lock_);
+        if (index_.count(key)) return;
+        order_.emplace_front(key, std::move(bytes));
+        index_[key] = order_.begin();
+        if (order_.size() > capacity_) {
+            index_.erase(order_.back().first);
+            order_.pop_back();
+        }
+    }
+    [[nodiscard]] bool enabled() const noexcept { return capacity_ > 0; }
+
+private:
+    std::size_t capacity_;
+    std::mutex lock_;
+    std::list<std::pair<std::int64_t, std::shared_ptr<const std::byte[]>>> order_;
+    std::unordered_map<std::int64_t, decltype(order_)::iterator> index_;
+};
+
+/// The elements of box `b`, decoded chunk by chunk (through `cache` when given).
+any_tensor read_box(const state& s, const box& b, chunk_cache* cache) {
     const auto sizes = b.sizes();
     auto out = detail::tensor_base::allocate(s.type, sizes, s.names, "zarr read");
     const nt::layout out_layout = nt::layout::c_contiguous(sizes);
     const nt::layout chunk_layout = s.chunk_layout();
     std::byte* out_data = out.data();
-    for_each_chunk(s, b, [&](std::span<const std::int64_t> index, const box& part) {
-        chunk_buffer buf(s.chunk_bytes());
-        load_chunk(s, index, buf.bytes.get());
-        detail::copy_elements(out_data, sub_layout(out_layout, part, b.lo), buf.bytes.get(),
+    std::vector<std::int64_t> grid(s.shape.size());
+    for (std::size_t i = 0; i < grid.size(); ++i) grid[i] = (s.shape[i] + s.chunks[i] - 1) / s.chunks[i];
+    for_each_chunk(s, b, [&](std::span<const std::int64_t> index, const box& part, scratch& buf) {
+        const std::byte* chunk = buf.chunk.get();
+        std::shared_ptr<const std::byte[]> kept;
+        if (cache && cache->enabled()) {
+            std::int64_t key = 0;
+            for (std::size_t i = 0; i < index.size(); ++i) key = key * grid[i] + index[i];
+            kept = cache->find(key);
+            if (!kept) {
+                std::shared_ptr<std::byte[]> fresh(new std::byte[std::max<std::size_t>(s.chunk_bytes(), 1)]);
+                load_chunk(s, index, fresh.get(), buf.stored);
+                kept = fresh;
+                cache->put(key, kept);
+            }
+            chunk = kept.get();
+        } else {
+            load_chunk(s, index, buf.chunk.get(), buf.stored);
+        }
+        detail::copy_elements(out_data, sub_layout(out_layout, part, b.lo), chunk,
                               sub_layout(chunk_layout, part, chunk_origin(s, index)), s.item_size);
     });
     return any_tensor(std::move(out));
 }
+
+}  // namespace
+
+any_tensor array::read(const region& r) const { return read_box(*s_, resolve_region(*s_, r, "zarr read"), nullptr); }
 
 void array::write(const any_tensor& t) { write(region{}, t); }
 
@@ -423,35 +502,46 @@ void array::write(const region& r, const any_tensor& t) {
     const box b = resolve_region(s, r, "zarr write");
     const auto sizes = b.sizes();
     // The source in the region's shape and the array's dtype, matched by names as
-    // assign matches (a (H,W) tile into a (Z=1,H,W) region).
-    auto src = detail::tensor_base::allocate(s.type, sizes, s.names, "zarr write");
-    src.assign(t.base());
-    const nt::layout src_layout = nt::layout::c_contiguous(sizes);
-    const nt::layout chunk_layout = s.chunk_layout();
+    // assign matches (a (H,W) tile into a (Z=1,H,W) region). A tensor that already
+    // is that (the common case) is read in place, strided or not.
+    const detail::tensor_base& given = t.base();
+    bool in_place = given.type() == s.type && given.rank() == sizes.size();
+    for (std::size_t i = 0; in_place && i < sizes.size(); ++i)
+        in_place = given.shape()[i] == sizes[i] && (!given.names()[i] || given.names()[i] == s.names[i]);
+    detail::tensor_base converted;
+    if (!in_place) {
+        converted = detail::tensor_base::allocate(s.type, sizes, s.names, "zarr write");
+        converted.assign(given);
+    }
+    const detail::tensor_base& src = in_place ? given : converted;
+    const nt::layout src_layout(src.shape(), src.strides(), 0);
     const std::byte* src_data = src.data();
+    const nt::layout chunk_layout = s.chunk_layout();
     const auto grid = chunk_grid();
-    for_each_chunk(s, b, [&](std::span<const std::int64_t> index, const box& part) {
+    for_each_chunk(s, b, [&](std::span<const std::int64_t> index, const box& part, scratch& buf) {
         const auto origin = chunk_origin(s, index);
-        bool whole = true;  // the region covers every element of the chunk inside the array
+        bool covered = true;  // the region covers every element of the chunk inside the array
+        bool inside = true;   // the chunk lies inside the array
         std::int64_t linear = 0;
         for (std::size_t i = 0; i < index.size(); ++i) {
-            whole = whole && part.lo[i] == origin[i] && part.hi[i] == std::min(origin[i] + s.chunks[i], s.shape[i]);
+            covered = covered && part.lo[i] == origin[i] && part.hi[i] == std::min(origin[i] + s.chunks[i], s.shape[i]);
+            inside = inside && origin[i] + s.chunks[i] <= s.shape[i];
             linear = linear * grid[i] + index[i];
         }
-        chunk_buffer buf(s.chunk_bytes());
         std::lock_guard lock(s.chunk_locks[static_cast<std::size_t>(linear) % s.chunk_locks.size()]);
-        if (whole) {
-            // Edge chunks are stored whole: the part past the array's end holds the
-            // fill value, as zarr-python writes it.
-            for (std::int64_t i = 0; i < s.chunk_elements; ++i)
-                std::memcpy(buf.bytes.get() + i * static_cast<std::int64_t>(s.item_size), s.fill_bytes.data(),
-                            s.item_size);
-        } else {
-            load_chunk(s, index, buf.bytes.get());
+        const nt::layout from = sub_layout(src_layout, part, b.lo);
+        if (covered && inside && !s.big_endian && (s.order == 'C' ? from.is_contiguous() : from.is_f_contiguous())) {
+            // The source holds the chunk in the store's order already (map_chunks'
+            // results, whole-array writes of one chunk): encode it where it is.
+            store_chunk(s, index, src_data + from.offset() * static_cast<std::int64_t>(s.item_size), buf.stored);
+            return;
         }
-        detail::copy_elements(buf.bytes.get(), sub_layout(chunk_layout, part, origin), src_data,
-                              sub_layout(src_layout, part, b.lo), s.item_size);
-        store_chunk(s, index, buf.bytes.get());
+        if (!covered) load_chunk(s, index, buf.chunk.get(), buf.stored);
+        // Edge chunks are stored whole: the part past the array's end holds the fill
+        // value, as zarr-python writes it.
+        else if (!inside) fill_chunk(s, buf.chunk.get());
+        detail::copy_elements(buf.chunk.get(), sub_layout(chunk_layout, part, origin), src_data, from, s.item_size);
+        store_chunk(s, index, buf.chunk.get(), buf.stored);
     });
 }
 
@@ -555,9 +645,16 @@ void map_chunks(const array& src, array& dst, const std::function<any_tensor(con
     }
     const auto grid = src.chunk_grid();
     const std::int64_t total = src.chunk_count();
-    const std::int64_t held = options.max_chunks_in_memory > 0 ? options.max_chunks_in_memory : 2 * get_num_threads();
-    // Each chunk in flight holds its input (with halo) and f's result.
-    const std::int64_t workers = std::max<std::int64_t>(1, std::min<std::int64_t>(get_num_threads(), held / 2));
+    // Each chunk in flight holds its input (with halo) and f's result; the rest of
+    // the budget keeps decoded source chunks for the neighbours' halos.
+    const bool has_halo = std::any_of(margin.begin(), margin.end(), [](std::int64_t m) { return m > 0; });
+    const std::int64_t threads = get_num_threads();
+    std::int64_t workers = threads, kept = has_halo ? 27 : 0;
+    if (options.max_chunks_in_memory > 0) {
+        workers = std::max<std::int64_t>(1, std::min(threads, options.max_chunks_in_memory / 2));
+        kept = std::max<std::int64_t>(0, options.max_chunks_in_memory - 2 * workers);
+    }
+    chunk_cache cache(has_halo ? static_cast<std::size_t>(kept) : 0);
     std::int64_t done = 0;
     std::vector<chunk_view> views(static_cast<std::size_t>(workers));
     for (std::int64_t wave = 0; wave < total; wave += workers) {
@@ -582,7 +679,7 @@ void map_chunks(const array& src, array& dst, const std::function<any_tensor(con
                     inner.emplace_back(axis, nt::range(lo, hi));
                     inner_in_data.emplace_back(axis, nt::range(lo - dlo, hi - dlo));
                 }
-                v.data = src.read(with_halo);
+                v.data = read_box(*src.s_, resolve_region(*src.s_, with_halo, "zarr::map_chunks"), &cache);
                 v.inner = inner;
                 v.inner_in_data = inner_in_data;
                 any_tensor result = f(v);

@@ -80,12 +80,12 @@ void inflate_all(const zarr::codec& c, std::string_view in, std::byte* out, std:
     if (done != size) wrong_size(where, c, done, size);
 }
 
-std::string deflate_all(const std::byte* data, std::size_t size, int level, bool gzip, std::string_view where) {
+void deflate_all(const std::byte* data, std::size_t size, int level, bool gzip, std::string_view where, std::string& out) {
     z_stream z{};
     if (deflateInit2(&z, level, Z_DEFLATED, gzip ? 15 + 16 : 15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
         throw_error(errc::invalid_argument, std::string(where) + ": zlib refuses level " + std::to_string(level) +
                                                 "; give a level from 0 to 9");
-    std::string out(deflateBound(&z, static_cast<uLong>(size)), '\0');
+    out.resize(deflateBound(&z, static_cast<uLong>(size)));
     z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(data));
     z.avail_in = static_cast<uInt>(size);
     z.next_out = reinterpret_cast<Bytef*>(out.data());
@@ -95,7 +95,6 @@ std::string deflate_all(const std::byte* data, std::size_t size, int level, bool
     deflateEnd(&z);
     if (rc != Z_STREAM_END) throw_error(errc::io_error, std::string(where) + ": zlib could not compress the chunk");
     out.resize(n);
-    return out;
 }
 
 }  // namespace
@@ -143,23 +142,21 @@ void decode_chunk(const zarr::codec& c, std::string_view stored, std::byte* out,
     }
 }
 
-std::string encode_chunk(const zarr::codec& c, const std::byte* data, std::size_t size, std::size_t item_size,
-                         std::string_view where) {
-    if (c.id.empty()) return std::string(reinterpret_cast<const char*>(data), size);
-    if (c.id == "zlib" || c.id == "gzip") {
+void encode_chunk(const zarr::codec& c, const std::byte* data, std::size_t size, std::size_t item_size,
+                  std::string_view where, std::string& out) {
+    if (c.id.empty()) {
+        out.assign(reinterpret_cast<const char*>(data), size);
+    } else if (c.id == "zlib" || c.id == "gzip") {
         if (size > UINT_MAX)
             throw_error(errc::invalid_argument, std::string(where) + ": zlib compresses chunks below 4 GiB; use smaller chunks");
-        return deflate_all(data, size, c.level, c.id == "gzip", where);
-    }
-    if (c.id == "zstd") {
-        std::string out(ZSTD_compressBound(size), '\0');
+        deflate_all(data, size, c.level, c.id == "gzip", where, out);
+    } else if (c.id == "zstd") {
+        out.resize(ZSTD_compressBound(size));
         const std::size_t n = ZSTD_compress(out.data(), out.size(), data, size, c.level);
         if (ZSTD_isError(n))
             throw_error(errc::invalid_argument, std::string(where) + ": zstd: " + ZSTD_getErrorName(n));
         out.resize(n);
-        return out;
-    }
-    if (c.id == "blosc") {
+    } else if (c.id == "blosc") {
         check_codec(c, where);
         if (size > static_cast<std::size_t>(BLOSC_MAX_BUFFERSIZE))
             throw_error(errc::invalid_argument, std::string(where) + ": blosc compresses chunks up to " +
@@ -168,17 +165,16 @@ std::string encode_chunk(const zarr::codec& c, const std::byte* data, std::size_
         // numcodecs' AUTOSHUFFLE (-1): bit shuffle for bytes, byte shuffle otherwise.
         const int shuffle = c.shuffle == -1 ? (item_size == 1 ? BLOSC_BITSHUFFLE : BLOSC_SHUFFLE) : c.shuffle;
         const std::size_t type_size = item_size > BLOSC_MAX_TYPESIZE ? 1 : item_size;
-        std::string out(size + BLOSC_MAX_OVERHEAD, '\0');
+        out.resize(size + BLOSC_MAX_OVERHEAD);
         const int n = blosc_compress_ctx(c.level, shuffle, type_size, size, data, out.data(), out.size(),
                                          c.cname.c_str(), 0, 1);
         if (n <= 0)
             throw_error(errc::invalid_argument, std::string(where) + ": blosc could not compress the chunk with " +
                                                     c.str() + " (error " + std::to_string(n) + ")");
         out.resize(static_cast<std::size_t>(n));
-        return out;
+    } else {
+        check_codec(c, where);
     }
-    check_codec(c, where);
-    return {};
 }
 
 }  // namespace nt::detail

@@ -21,8 +21,9 @@ void check_codec(const zarr::codec& c, std::string_view where);
 void decode_chunk(const zarr::codec& c, std::string_view stored, std::byte* out, std::size_t size,
                   std::string_view where);
 
-/// The stored form of `size` bytes of elements of `item_size` bytes.
-[[nodiscard]] std::string encode_chunk(const zarr::codec& c, const std::byte* data, std::size_t size,
-                                       std::size_t item_size, std::string_view where);
+/// The stored form of `size` bytes of elements of `item_size` bytes, into `out`
+/// (resized; a buffer reused from chunk to chunk keeps its pages).
+void encode_chunk(const zarr::codec& c, const std::byte* data, std::size_t size, std::size_t item_size,
+                  std::string_view where, std::string& out);
 
 }  // namespace nt::detail
