@@ -115,6 +115,11 @@ public:
     /// "_ARRAY_DIMENSIONS". Throws parse_error when `json` is not an object.
     void set_attributes(const std::string& json);
 
+    /// A handle on the same store whose reads and writes name the axes `names`
+    /// (OME-Zarr levels take the image's axis names this way). Nothing is written.
+    /// Throws invalid_argument for a names length other than the rank.
+    [[nodiscard]] array rename(names_arg names) const;
+
     /// The whole array, named, in a new C-contiguous tensor.
     [[nodiscard]] any_tensor read() const;
     /// The elements of `r`; reads and decodes only the chunks the region touches, on

@@ -203,8 +203,7 @@ bool is_npz(const std::string& path) {
 }
 
 /// A zarr array's metadata (read without its chunks), as JSON and as one line.
-nlohmann::ordered_json describe_zarr(const std::string& path, std::string& text) {
-    const nt::zarr::array a = nt::zarr::open(path);
+nlohmann::ordered_json describe_zarr(const nt::zarr::array& a, std::string& text) {
     nlohmann::ordered_json j;
     j["format"] = "zarr";
     j["dtype"] = std::string(nt::to_string(a.dtype()));
@@ -233,7 +232,7 @@ nlohmann::ordered_json describe_store(const std::string& path, bool json) {
     namespace fs = std::filesystem;
     std::string text;
     if (fs::exists(fs::path(path) / ".zarray")) {
-        auto j = describe_zarr(path, text);
+        auto j = describe_zarr(nt::zarr::open(path), text);
         if (!json) std::cout << path << ": zarr array " << text << '\n';
         return j;
     }
@@ -242,7 +241,36 @@ nlohmann::ordered_json describe_store(const std::string& path, bool json) {
         std::ifstream in(fs::path(path) / ".zattrs");
         attrs.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
-    // OME_CLI
+    if (attrs.find("\"multiscales\"") != std::string::npos) {
+        const nt::zarr::ome_image img = nt::zarr::open_ome(path);
+        nlohmann::ordered_json j;
+        j["format"] = "ome-zarr";
+        j["name"] = img.name;
+        j["axes"] = nlohmann::ordered_json::array();
+        std::string axes;
+        for (const auto& a : img.axes) {
+            j["axes"].push_back({{"name", a.name}, {"type", a.type}, {"unit", a.unit}});
+            axes += (axes.empty() ? "" : ", ") + a.name + (a.unit.empty() ? "" : " (" + a.unit + ")");
+        }
+        j["levels"] = nlohmann::ordered_json::array();
+        if (!json) std::cout << path << ": OME-Zarr image" << (img.name.empty() ? "" : " '" + img.name + "'") << ", axes "
+                             << axes << ", " << img.levels.size() << " levels\n";
+        for (const auto& l : img.levels) {
+            auto e = describe_zarr(l.data, text);
+            nlohmann::ordered_json level;
+            level["path"] = l.path;
+            level["scale"] = l.scale;
+            level["translation"] = l.translation;
+            level.update(e);
+            j["levels"].push_back(std::move(level));
+            if (!json) {
+                std::ostringstream sc;
+                for (std::size_t i = 0; i < l.scale.size(); ++i) sc << (i ? "," : "") << l.scale[i];
+                std::cout << "  " << l.path << ": " << text << ", scale (" << sc.str() << ")\n";
+            }
+        }
+        return j;
+    }
     if (fs::exists(fs::path(path) / ".zgroup")) {
         nlohmann::ordered_json j;
         j["format"] = "zarr-group";
@@ -253,7 +281,7 @@ nlohmann::ordered_json describe_store(const std::string& path, bool json) {
         std::sort(names.begin(), names.end());
         if (!json) std::cout << path << ": zarr group, " << names.size() << (names.size() == 1 ? " array\n" : " arrays\n");
         for (const auto& n : names) {
-            auto e = describe_zarr(path + "/" + n, text);
+            auto e = describe_zarr(nt::zarr::open(path + "/" + n), text);
             nlohmann::ordered_json entry;
             entry["name"] = n;
             entry.update(e);

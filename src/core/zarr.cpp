@@ -398,6 +398,28 @@ char array::order() const noexcept { return s_->order; }
 char array::dimension_separator() const noexcept { return s_->separator; }
 std::optional<double> array::fill_value() const noexcept { return s_->fill; }
 
+array array::rename(names_arg names) const {
+    if (names.size() != s_->shape.size())
+        throw_error(errc::invalid_argument, "zarr rename: " + s_->where() + ": " + std::to_string(names.size()) +
+                                                " names for " + std::to_string(s_->shape.size()) + " axes");
+    auto s = std::make_shared<state>();
+    s->path = s_->path;
+    s->type = s_->type;
+    s->big_endian = s_->big_endian;
+    s->shape = s_->shape;
+    s->chunks = s_->chunks;
+    s->names.assign(names.begin(), names.end());
+    (void)nt::spec(s->shape, s->names);  // duplicate names are refused
+    s->compressor = s_->compressor;
+    s->order = s_->order;
+    s->separator = s_->separator;
+    s->fill = s_->fill;
+    s->fill_bytes = s_->fill_bytes;
+    s->item_size = s_->item_size;
+    s->chunk_elements = s_->chunk_elements;
+    return array(std::move(s));
+}
+
 std::vector<std::int64_t> array::chunk_grid() const {
     std::vector<std::int64_t> g(s_->shape.size());
     for (std::size_t i = 0; i < g.size(); ++i) g[i] = (s_->shape[i] + s_->chunks[i] - 1) / s_->chunks[i];
