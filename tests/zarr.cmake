@@ -32,3 +32,14 @@ if(NTENSOR_BUILD_EXAMPLES)
                                                        FIXTURES_SETUP guide_zarr_output)
     set_tests_properties(guide_zarr_python_reads PROPERTIES FIXTURES_REQUIRED "guide_zarr_input;guide_zarr_output")
 endif()
+
+# zarr-python and xarray write, ntensor reads ([numpy] cases); ntensor writes,
+# zarr-python, xarray and Dask read (check_zarr.py after the cases).
+add_test(NAME zarr_python_generate
+         COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/gen_zarr.py --out ${nt_zarr_data}/py)
+set_tests_properties(zarr_python_generate PROPERTIES FIXTURES_SETUP zarr_py_files)
+catch_discover_tests(test_zarr TEST_SPEC "[zarr][numpy]~[ome]" TEST_PREFIX "zarr_python: "
+                     PROPERTIES FIXTURES_REQUIRED zarr_py_files FIXTURES_SETUP zarr_py_written)
+add_test(NAME zarr_python_check
+         COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/check_zarr.py ${nt_zarr_data}/py)
+set_tests_properties(zarr_python_check PROPERTIES FIXTURES_REQUIRED "zarr_py_files;zarr_py_written")

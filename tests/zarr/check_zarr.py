@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""zarr-python, xarray and Dask read the stores test_zarr's [numpy] cases wrote.
+
+usage: check_zarr.py FOLDER      (FOLDER/written from "ntensor writes stores ...")
+
+- zarr-python opens every array of written/all.zarr: dtype, order, separator, fill
+  value, and the elements against the raw bytes ntensor's test made in memory;
+- xarray opens written/all.zarr as a dataset: dims (Z, dim_1, X) per variable;
+- a (H,W) tile written by name at Z=2 of a (Z,H,W) array: NumPy's view of it;
+- Dask on a distributed LocalCluster of 2 workers: xr.open_zarr(p).mean("Z") of
+  ntensor's store equals ntensor's nt::mean saved as .npy.
+"""
+import os
+import sys
+
+import numpy as np
+import xarray as xr
+import zarr
+
+NUMPY = {"b8": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8",
+         "u16": "uint16", "u32": "uint32", "u64": "uint64", "f16": "float16", "f32": "float32", "f64": "float64"}
+
+folder = os.path.join(sys.argv[1], "written")
+failures = []
+ds = xr.open_zarr(os.path.join(folder, "all.zarr"), consolidated=False, mask_and_scale=False)
+count = 0
+for line in open(os.path.join(folder, "manifest.txt")):
+    sid, dtype, order, sep, fill = line.split()
+    z = zarr.open(os.path.join(folder, "all.zarr", sid), mode="r")
+    raw = np.frombuffer(open(os.path.join(folder, sid + ".raw"), "rb").read(), dtype=NUMPY[dtype]).reshape(z.shape)
+    a = z[...]
+    if z.dtype != np.dtype(NUMPY[dtype]):
+        failures.append(f"{sid}: zarr dtype {z.dtype}")
+    if z.order != order or (z._dimension_separator or ".") != sep:
+        failures.append(f"{sid}: order {z.order} separator {z._dimension_separator}, ntensor wrote {order} {sep}")
+    zf = z.fill_value
+    want = float("nan") if fill == "nan" else float(fill)
+    if not (np.isnan(want) and np.isnan(zf)) and float(zf) != want:
+        failures.append(f"{sid}: fill_value {zf!r}, ntensor wrote {fill}")
+    if not np.array_equal(a, raw, equal_nan=a.dtype.kind == "f"):
+        failures.append(f"{sid}: zarr-python reads other elements than ntensor wrote")
+    if ds[sid].dims != ("Z", "dim_1", "X") or not np.array_equal(ds[sid].values, raw, equal_nan=a.dtype.kind == "f"):
+        failures.append(f"{sid}: xarray sees dims {ds[sid].dims} and {'other' if True else ''} values")
+    count += 1
+if count != 24:
+    failures.append(f"{count} stores listed, expected 24")
+
+tile = np.load(os.path.join(folder, "tile.npy"))
+img = xr.open_zarr(os.path.join(folder, "tile.zarr"), consolidated=False, mask_and_scale=False)["img"]
+if img.dims != ("Z", "H", "W") or not np.array_equal(img.isel(Z=2).values, tile):
+    failures.append(f"tile: xarray dims {img.dims}; Z=2 equal: {np.array_equal(img.isel(Z=2).values, tile)}")
+if np.any(img.isel(Z=[0, 1, 3]).values != 0):
+    failures.append("tile: the other slices are not the fill value 0")
+
+from dask.distributed import Client, LocalCluster  # noqa: E402  (only the Dask check needs it)
+
+with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+        Client(cluster):
+    mean = xr.open_zarr(os.path.join(folder, "dask.zarr"), consolidated=False)["vol"].mean("Z").compute()
+expected = np.load(os.path.join(folder, "dask_mean_z.npy"))
+if mean.dims != ("Y", "X") or not np.allclose(mean.values, expected, rtol=1e-6):
+    failures.append(f"dask: mean over Z dims {mean.dims}, max difference {np.abs(mean.values - expected).max()}")
+
+if failures:
+    print("\n".join(failures))
+    sys.exit(1)
+print(f"zarr-python, xarray and Dask read {count} ntensor stores, the tile and the volume as ntensor wrote them")

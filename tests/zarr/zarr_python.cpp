@@ -1,0 +1,173 @@
+// nt::zarr against zarr-python, xarray and Dask, both ways.
+//   reading:  tests/zarr/gen_zarr.py writes stores of every dtype, codec, order,
+//             separator and fill value (chunks missing on purpose, xarray names) and
+//             their elements and random regions as raw bytes; these cases open and
+//             read them with ntensor and compare bytes and metadata.
+//   writing:  these cases write stores of every dtype and codec (partial updates, a
+//             (H,W) tile into a (Z,H,W) array by name) with their elements as raw
+//             bytes; tests/zarr/check_zarr.py reads them with zarr-python and
+//             xarray, and computes xr.open_zarr(p).mean("Z") with Dask on a
+//             distributed LocalCluster of 2 workers against ntensor's nt::mean.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "nt/nt.hpp"
+#include "nt/zarr.hpp"
+#include "nt_test_support.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path data_dir = fs::path(NT_TEST_DATA_DIR) / "zarr" / "py";
+
+std::string file_bytes(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    REQUIRE(in);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string bytes_of(const nt::any_tensor& a) {
+    std::string out(static_cast<std::size_t>(a.size()) * nt::size_of(a.dtype()), '\0');
+    a.base().copy_to(out.data());
+    return out;
+}
+
+std::string fill_text(const std::optional<double>& f) {
+    if (!f) return "null";
+    if (std::isnan(*f)) return "nan";
+    if (std::isinf(*f)) return *f > 0 ? "inf" : "-inf";
+    std::ostringstream os;
+    if (*f == std::trunc(*f)) os << static_cast<long long>(*f);
+    else os << *f;
+    return os.str();
+}
+
+}  // namespace
+
+TEST_CASE("stores zarr-python and xarray write read back with ntensor", "[zarr][numpy]") {
+    std::ifstream manifest(data_dir / "manifest.txt");
+    REQUIRE(manifest);
+    std::string line;
+    int stores = 0, regions = 0;
+    std::optional<nt::zarr::array> current;
+    std::string current_id;
+    while (std::getline(manifest, line)) {
+        std::istringstream in(line);
+        std::string kind, id;
+        in >> kind >> id;
+        INFO(line);
+        if (kind == "store") {
+            std::string path, dtype, order, sep, codec, fill;
+            std::size_t rank = 0;
+            in >> path >> dtype >> order >> sep >> codec >> fill >> rank;
+            std::vector<std::int64_t> shape(rank), chunks(rank);
+            std::vector<std::string> names(rank);
+            for (auto& s : shape) in >> s;
+            for (auto& c : chunks) in >> c;
+            for (auto& n : names) in >> n;
+            std::replace(codec.begin(), codec.end(), '_', ' ');
+            const auto a = nt::zarr::open(path);
+            CHECK(std::string(nt::to_string(a.dtype())) == dtype);
+            CHECK(std::string(1, a.order()) == order);
+            CHECK(std::string(1, a.dimension_separator()) == sep);
+            CHECK(a.compressor().str() == codec);
+            CHECK(fill_text(a.fill_value()) == fill);
+            CHECK(a.shape() == shape);
+            CHECK(a.chunks() == chunks);
+            std::vector<std::string> got;
+            for (const auto n : a.names()) got.emplace_back(n.str());
+            CHECK(got == names);
+            CHECK(bytes_of(a.read()) == file_bytes(data_dir / "read" / (id + ".raw")));
+            current = a;
+            current_id = id;
+            ++stores;
+        } else if (kind == "region") {
+            REQUIRE(current_id == id);
+            int k = 0, by_name = 0;
+            in >> k >> by_name;
+            nt::zarr::region r;
+            const auto names = current->names();
+            for (std::size_t i = 0; i < current->shape().size(); ++i) {
+                std::int64_t lo = 0, hi = 0;
+                in >> lo >> hi;
+                if (by_name) r.emplace_back(nt::Axis(names[i]), nt::range(lo, hi));
+                else r.emplace_back(nt::Axis(static_cast<std::int64_t>(i)), nt::range(lo, hi));
+            }
+            CHECK(bytes_of(current->read(r)) == file_bytes(data_dir / "read" / (id + ".r" + std::to_string(k) + ".raw")));
+            ++regions;
+        }
+    }
+    CHECK(stores >= 60);
+    CHECK(regions == 3 * stores);
+}
+
+TEST_CASE("ntensor writes stores for zarr-python, xarray and Dask", "[zarr][numpy]") {
+    const fs::path out = data_dir / "written";
+    fs::remove_all(out);
+    fs::create_directories(out);
+    std::ofstream manifest(out / "manifest.txt");
+    std::mt19937 rng(20261124);
+    const nt::dtype types[] = {nt::dtype::b8,  nt::dtype::i8,  nt::dtype::i16, nt::dtype::i32,
+                               nt::dtype::i64, nt::dtype::u8,  nt::dtype::u16, nt::dtype::u32,
+                               nt::dtype::u64, nt::dtype::f16, nt::dtype::f32, nt::dtype::f64};
+    const std::vector<nt::zarr::codec> codecs = {nt::zarr::codec::blosc(), nt::zarr::codec::zstd(2),
+                                                 nt::zarr::codec::zlib(4),  nt::zarr::codec::gzip(6),
+                                                 nt::zarr::codec::none(),   nt::zarr::codec::blosc("zstd", 3, 2),
+                                                 nt::zarr::codec::blosc("lz4hc", 5, 0)};
+    int n = 0;
+    for (const auto d : types) {
+        for (int k = 0; k < 2; ++k, ++n) {
+            nt::zarr::create_options o;
+            o.compressor = codecs[static_cast<std::size_t>(n) % codecs.size()];
+            o.order = k ? 'F' : 'C';
+            o.dimension_separator = n % 3 ? '.' : '/';
+            const bool is_float = d == nt::dtype::f16 || d == nt::dtype::f32 || d == nt::dtype::f64;
+            o.fill_value = is_float && k ? std::optional<double>(std::nan("")) : std::optional<double>(d == nt::dtype::b8 ? 1 : 5);
+            const std::string id = std::string(nt::to_string(d)) + "_" + std::to_string(k);
+            const std::vector<std::int64_t> shape{5, 7, 6};
+            auto arr = nt::zarr::create((out / "all.zarr" / id).string(), d, shape, {2, 3, 4}, {"Z", nt::unnamed, "X"}, o);
+            // Written in two parts; the chunks neither part touches keep the fill value.
+            auto t = nt::zeros<std::int32_t>(shape);
+            for (auto& v : t) v = static_cast<std::int32_t>(rng() % 200) - 100;
+            auto expected = nt::any_tensor(t).astype(d);
+            arr.write({{"Z", nt::range(0, 4)}, {"X", nt::range(0, 4)}},
+                      expected.index(nt::range(0, 4), nt::all, nt::range(0, 4)));
+            arr.write({{"Z", nt::range(1, 2)}, {"X", nt::range(3, 6)}}, expected.index(nt::range(1, 2), nt::all, nt::range(3, 6)));
+            // What the store must hold, made in memory: the fill value, then the parts.
+            auto full = nt::any_tensor(nt::full<double>(shape, *o.fill_value)).astype(d);
+            full.index(nt::range(0, 4), nt::all, nt::range(0, 4)).assign(expected.index(nt::range(0, 4), nt::all, nt::range(0, 4)));
+            full.index(nt::range(1, 2), nt::all, nt::range(3, 6)).assign(expected.index(nt::range(1, 2), nt::all, nt::range(3, 6)));
+            std::ofstream(out / (id + ".raw"), std::ios::binary) << bytes_of(full);
+            manifest << id << ' ' << nt::to_string(d) << ' ' << o.order << ' ' << o.dimension_separator << ' '
+                     << fill_text(o.fill_value) << '\n';
+        }
+    }
+    // A (H,W) tile into a (Z,H,W) array at one Z, matched by names.
+    {
+        auto arr = nt::zarr::create((out / "tile.zarr" / "img").string(), nt::dtype::u16, {4, 6, 8}, {1, 3, 8},
+                                    {"Z", "H", "W"});
+        auto tile = nt::zeros<std::uint16_t>({6, 8}, {"H", "W"});
+        for (auto& v : tile) v = static_cast<std::uint16_t>(rng() % 60000);
+        arr.write({{"Z", nt::range(2, 3)}}, tile);
+        nt::save_npy((out / "tile.npy").string(), tile);
+    }
+    // Dask: a named f32 volume and ntensor's own mean over Z.
+    {
+        auto vol = nt::zeros<float>({12, 9, 10}, {"Z", "Y", "X"});
+        std::normal_distribution<float> normal(100.0f, 15.0f);
+        for (auto& v : vol) v = normal(rng);
+        auto arr = nt::zarr::create((out / "dask.zarr" / "vol").string(), nt::dtype::f32, {12, 9, 10}, {5, 4, 10},
+                                    {"Z", "Y", "X"});
+        arr.write(vol);
+        nt::save_npy((out / "dask_mean_z.npy").string(), nt::mean(arr.read().as<float>(), nt::Axis("Z")));
+    }
+    manifest.close();
+    SUCCEED("check_zarr.py reads these");
+}
