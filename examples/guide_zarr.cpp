@@ -23,6 +23,7 @@ void progress_bar(std::int64_t done, std::int64_t total) {
     if (done == total) std::fprintf(stderr, "\n");
 }
 
+// [smooth]
 /// The 3x3x3 mean of one chunk. `c.data` holds the chunk with a halo of 1; at the
 /// volume's faces there is no halo, so the edge is repeated there (np.pad's "edge").
 nt::any_tensor smooth(const nt::zarr::chunk_view& c) {
@@ -37,6 +38,7 @@ nt::any_tensor smooth(const nt::zarr::chunk_view& c) {
     const auto windows = nt::pad(v, widths, nt::pad_mode::edge).unfold({"z", "y", "x"}, {3, 3, 3}, {1, 1, 1});
     return nt::mean(windows, {-3, -2, -1});  // (z, y, x) of the chunk itself
 }
+// [smooth]
 
 }  // namespace
 
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
     }
     const std::string folder = argv[1];
     try {
+        // [open]
         // The image's metadata names its axes; every level is an array named by them.
         const nt::zarr::ome_image image = nt::zarr::open_ome(folder + "/ct.ome.zarr");
         std::cout << "image '" << image.name << "', axes";
@@ -62,9 +65,11 @@ int main(int argc, char** argv) {
         // touches are read and decoded.
         const nt::zarr::array& ct = image.levels[0].data;
         const nt::any_tensor slab = ct.read({{"z", nt::range(30, 34)}, {"y", nt::range(24, 72)}});
+        // [open]
         std::cout << "slab " << nt::to_string(slab.spec()) << ' ' << nt::to_string(slab.dtype())
                   << ", mean HU " << nt::mean(slab.astype<double>()).at() << '\n';
 
+        // [map]
         // Chunk by chunk, with a halo of one voxel on each spatial axis.
         nt::zarr::create_options options;
         options.overwrite = true;
@@ -75,6 +80,7 @@ int main(int argc, char** argv) {
         run.max_chunks_in_memory = 4;
         run.progress = progress_bar;
         nt::zarr::map_chunks(ct, smoothed, smooth, {{"z", 1}, {"y", 1}, {"x", 1}}, run);
+        // [map]
         std::cout << "smoothed " << nt::to_string(smoothed.spec()) << " in " << smoothed.chunk_count() << " chunks, "
                   << smoothed.compressor().str() << '\n';
         return 0;

@@ -33,6 +33,10 @@ echo "== contractions (bench_linalg: OpenBLAS in both; load: $(cut -d' ' -f1-3 /
 /usr/bin/python3 tests/bench/numpy_bench.py --linalg-both >"$out/numpy_linalg.json"
 /usr/bin/python3 scripts/bench_report.py --linalg "$out/bench_linalg.json" "$out/numpy_linalg.json" | tee "$out/report_linalg.md"
 
+echo
+echo "== zarr stores (bench_zarr: a 2 GiB uint16 volume, against zarr-python in the same run)"
+/usr/bin/python3 tests/bench/zarr_bench.py "$build/tests/bench/bench_zarr" 1024 | tee "$out/report_zarr.md"
+
 if [ "${1:-}" = "--all" ]; then
     for b in bench_match bench_views bench_engine; do
         echo
