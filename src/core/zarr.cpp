@@ -533,7 +533,12 @@ void array::write(const region& r, const any_tensor& t) {
     detail::tensor_base converted;
     if (!in_place) {
         converted = detail::tensor_base::allocate(s.type, sizes, s.names, "zarr write");
-        converted.assign(given);
+        try {
+            converted.assign(given);
+        } catch (const error& e) {
+            throw_error(e.code(), "zarr write: " + s.where() + ", region " + nt::to_string(converted.spec()) + ": " +
+                                      e.message());
+        }
     }
     const detail::tensor_base& src = in_place ? given : converted;
     const nt::layout src_layout(src.shape(), src.strides(), 0);

@@ -291,7 +291,8 @@ TEST_CASE("zarr: errors name the store, the chunk and the fix", "[zarr]") {
                   {"twice"});
     // A tensor that does not match the array's names.
     auto named = nt::zarr::create(scratch("named").string(), nt::dtype::f32, {2, 3}, {1, 3}, {"H", "W"});
-    require_error([&] { named.write(nt::any_tensor(nt::zeros<float>({3}, {"C"}))); }, nt::errc::no_counterpart, {"C"});
+    require_error([&] { named.write(nt::any_tensor(nt::zeros<float>({3}, {"C"}))); }, nt::errc::no_counterpart,
+                  {"zarr write", "named", "(2,3 | H,W)", "C"});
     // Metadata that ntensor does not read.
     const auto meta = scratch("meta");
     fs::create_directories(meta);
