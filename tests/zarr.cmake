@@ -43,6 +43,12 @@ catch_discover_tests(test_zarr TEST_SPEC "[zarr][numpy]~[ome]" TEST_PREFIX "zarr
 add_test(NAME zarr_python_check
          COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/check_zarr.py ${nt_zarr_data}/py)
 set_tests_properties(zarr_python_check PROPERTIES FIXTURES_REQUIRED "zarr_py_files;zarr_py_written")
+# Dask on worker processes (zarr_python_check runs the LocalCluster on threads): the
+# mean over Z of ntensor's (Z,Y,X) store against ntensor's nt::mean.
+add_test(NAME zarr_dask_processes_check
+         COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/check_dask.py ${nt_zarr_data}/py --processes 1)
+set_tests_properties(zarr_dask_processes_check PROPERTIES FIXTURES_REQUIRED "zarr_py_files;zarr_py_written"
+                                                          TIMEOUT 300)
 
 # OME-Zarr: gen_ome.py hand-writes an NGFF 0.4 image; the [ome][numpy] cases open it
 # and write one with write_ome, which gen_ome.py --check reads with zarr-python.

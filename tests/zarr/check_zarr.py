@@ -4,7 +4,8 @@
 usage: check_zarr.py FOLDER      (FOLDER/written from "ntensor writes stores ...")
 
 - zarr-python opens every array of written/all.zarr: dtype, order, separator, fill
-  value, and the elements against the raw bytes ntensor's test made in memory;
+  value (numbers, NaN, +-Infinity, null), chunks, the compressor's numcodecs
+  config, and the elements against the raw bytes ntensor's test made in memory;
 - xarray opens written/all.zarr as a dataset: dims (Z, dim_1, X) per variable;
 - a (H,W) tile written by name at Z=2 of a (Z,H,W) array: NumPy's view of it;
 - Dask on a distributed LocalCluster of 2 workers: xr.open_zarr(p).mean("Z") of
@@ -25,7 +26,7 @@ failures = []
 ds = xr.open_zarr(os.path.join(folder, "all.zarr"), consolidated=False, mask_and_scale=False)
 count = 0
 for line in open(os.path.join(folder, "manifest.txt")):
-    sid, dtype, order, sep, fill = line.split()
+    sid, dtype, order, sep, fill, cid, cname, level, shuffle, *chunks = line.split()
     z = zarr.open(os.path.join(folder, "all.zarr", sid), mode="r")
     raw = np.frombuffer(open(os.path.join(folder, sid + ".raw"), "rb").read(), dtype=NUMPY[dtype]).reshape(z.shape)
     a = z[...]
@@ -34,13 +35,31 @@ for line in open(os.path.join(folder, "manifest.txt")):
     if z.order != order or (z._dimension_separator or ".") != sep:
         failures.append(f"{sid}: order {z.order} separator {z._dimension_separator}, ntensor wrote {order} {sep}")
     zf = z.fill_value
-    want = float("nan") if fill == "nan" else float(fill)
-    if not (np.isnan(want) and np.isnan(zf)) and float(zf) != want:
-        failures.append(f"{sid}: fill_value {zf!r}, ntensor wrote {fill}")
+    if fill == "null":
+        if zf is not None:
+            failures.append(f"{sid}: fill_value {zf!r}, ntensor wrote null")
+    else:
+        want = float("nan") if fill == "nan" else float(fill)
+        if zf is None or (not (np.isnan(want) and np.isnan(zf)) and float(zf) != want):
+            failures.append(f"{sid}: fill_value {zf!r}, ntensor wrote {fill}")
+    if list(z.chunks) != [int(c) for c in chunks]:
+        failures.append(f"{sid}: chunks {z.chunks}, ntensor wrote {chunks}")
+    # The compressor as numcodecs sees it: the same codec and settings ntensor wrote.
+    cfg = None if z.compressor is None else z.compressor.get_config()
+    if cid == "none":
+        if cfg is not None:
+            failures.append(f"{sid}: compressor {cfg}, ntensor wrote none")
+    elif cfg is None or cfg["id"] != cid:
+        failures.append(f"{sid}: compressor {cfg}, ntensor wrote {cid}")
+    elif cid == "blosc":
+        if (cfg["cname"], cfg["clevel"], cfg["shuffle"]) != (cname, int(level), int(shuffle)):
+            failures.append(f"{sid}: blosc {cfg}, ntensor wrote {cname} level {level} shuffle {shuffle}")
+    elif cfg.get("level") != int(level):
+        failures.append(f"{sid}: {cid} {cfg}, ntensor wrote level {level}")
     if not np.array_equal(a, raw, equal_nan=a.dtype.kind == "f"):
         failures.append(f"{sid}: zarr-python reads other elements than ntensor wrote")
     if ds[sid].dims != ("Z", "dim_1", "X") or not np.array_equal(ds[sid].values, raw, equal_nan=a.dtype.kind == "f"):
-        failures.append(f"{sid}: xarray sees dims {ds[sid].dims} and {'other' if True else ''} values")
+        failures.append(f"{sid}: xarray sees dims {ds[sid].dims} (expected ('Z', 'dim_1', 'X')) or other values")
     count += 1
 if count != 24:
     failures.append(f"{count} stores listed, expected 24")

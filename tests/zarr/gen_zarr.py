@@ -150,6 +150,23 @@ def main():
                 z[...] = a
             emit(sid, path, a, z, ["?"] * len(shape))
             count += 1
+    # Every float fill value on every float type: -Infinity, Infinity, NaN, a number
+    # and null, with a missing middle chunk and a partial last chunk on both axes.
+    for short in ("f16", "f32", "f64"):
+        for j, fill in enumerate((float("-inf"), float("inf"), float("nan"), 2.5, None)):
+            sid = f"fill_{short}_{j}"
+            path = os.path.join(args.out, "read", sid)
+            sep = "./"[j % 2]
+            a = values(rng, np.dtype(DTYPES[short]), (9, 7))
+            z = zarr.open(path, mode="w", shape=a.shape, chunks=(4, 3), dtype=a.dtype, compressor=codecs[j],
+                          order="FC"[j % 2], dimension_separator=sep, fill_value=fill)
+            z[...] = a
+            if fill is not None:
+                os.remove(os.path.join(path, sep.join(("1", "1"))))
+                a = a.copy()
+                a[4:8, 3:6] = fill
+            emit(sid, path, a, z, ["?"] * 2)
+            count += 1
     # Codecs that the rotation may have missed, on one 3-D uint16 volume each.
     for c, comp in enumerate(codecs):
         sid = f"codec_{c}"

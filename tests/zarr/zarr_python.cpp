@@ -10,8 +10,10 @@
 //             distributed LocalCluster of 2 workers against ntensor's nt::mean.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -130,6 +132,11 @@ TEST_CASE("ntensor writes stores for zarr-python, xarray and Dask", "[zarr][nump
             o.dimension_separator = n % 3 ? '.' : '/';
             const bool is_float = d == nt::dtype::f16 || d == nt::dtype::f32 || d == nt::dtype::f64;
             o.fill_value = is_float && k ? std::optional<double>(std::nan("")) : std::optional<double>(d == nt::dtype::b8 ? 1 : 5);
+            // The other fill values: the infinities on floats, null on some integers.
+            const double infinity = std::numeric_limits<double>::infinity();
+            if (is_float && !k) o.fill_value = d == nt::dtype::f32 ? -infinity : d == nt::dtype::f64 ? infinity : 5.0;
+            const bool null_fill = k && (d == nt::dtype::i8 || d == nt::dtype::i32 || d == nt::dtype::u64);
+            if (null_fill) o.fill_value = std::nullopt;
             const std::string id = std::string(nt::to_string(d)) + "_" + std::to_string(k);
             const std::vector<std::int64_t> shape{5, 7, 6};
             auto arr = nt::zarr::create((out / "all.zarr" / id).string(), d, shape, {2, 3, 4}, {"Z", nt::unnamed, "X"}, o);
@@ -137,16 +144,20 @@ TEST_CASE("ntensor writes stores for zarr-python, xarray and Dask", "[zarr][nump
             auto t = nt::zeros<std::int32_t>(shape);
             for (auto& v : t) v = static_cast<std::int32_t>(rng() % 200) - 100;
             auto expected = nt::any_tensor(t).astype(d);
+            // A null fill leaves missing chunks undefined for zarr-python: write them all.
+            if (null_fill) arr.write(expected);
             arr.write({{"Z", nt::range(0, 4)}, {"X", nt::range(0, 4)}},
                       expected.index(nt::range(0, 4), nt::all, nt::range(0, 4)));
             arr.write({{"Z", nt::range(1, 2)}, {"X", nt::range(3, 6)}}, expected.index(nt::range(1, 2), nt::all, nt::range(3, 6)));
             // What the store must hold, made in memory: the fill value, then the parts.
-            auto full = nt::any_tensor(nt::full<double>(shape, *o.fill_value)).astype(d);
+            auto full = null_fill ? expected.astype(d) : nt::any_tensor(nt::full<double>(shape, *o.fill_value)).astype(d);
             full.index(nt::range(0, 4), nt::all, nt::range(0, 4)).assign(expected.index(nt::range(0, 4), nt::all, nt::range(0, 4)));
             full.index(nt::range(1, 2), nt::all, nt::range(3, 6)).assign(expected.index(nt::range(1, 2), nt::all, nt::range(3, 6)));
             std::ofstream(out / (id + ".raw"), std::ios::binary) << bytes_of(full);
             manifest << id << ' ' << nt::to_string(d) << ' ' << o.order << ' ' << o.dimension_separator << ' '
-                     << fill_text(o.fill_value) << '\n';
+                     << fill_text(o.fill_value) << ' ' << (o.compressor.id.empty() ? "none" : o.compressor.id) << ' '
+                     << (o.compressor.cname.empty() ? "-" : o.compressor.cname) << ' ' << o.compressor.level << ' '
+                     << o.compressor.shuffle << " 2 3 4\n";
         }
     }
     // A (H,W) tile into a (Z,H,W) array at one Z, matched by names.
