@@ -167,6 +167,22 @@ def main():
                 a[4:8, 3:6] = fill
             emit(sid, path, a, z, ["?"] * 2)
             count += 1
+    # Edges: numcodecs' AUTOSHUFFLE (-1), chunks larger than the array, one chunk per
+    # element, a long 1-D array with many partial-free chunks and a partial last one.
+    edges = [("edge_autoshuffle_u8", np.uint8, (11, 13), (4, 5), numcodecs.Blosc("lz4", 5, -1)),
+             ("edge_autoshuffle_i32", np.int32, (11, 13), (4, 5), numcodecs.Blosc("zstd", 3, -1)),
+             ("edge_big_chunks", np.float64, (3, 5), (10, 10), numcodecs.Zstd(level=1)),
+             ("edge_unit_chunks", np.int16, (3, 4, 2), (1, 1, 1), numcodecs.Blosc("lz4", 5, 1)),
+             ("edge_long", np.uint32, (1001,), (64,), numcodecs.Blosc("blosclz", 9, 2)),
+             ("edge_scalar", np.float32, (), (), numcodecs.Zlib(level=1)),
+             ("edge_empty", np.int32, (0, 4), (2, 2), None)]
+    for sid, dt, shape, chunks, comp in edges:
+        path = os.path.join(args.out, "read", sid)
+        a = values(rng, dt, shape)
+        z = zarr.open(path, mode="w", shape=shape, chunks=chunks, dtype=dt, compressor=comp)
+        z[...] = a
+        emit(sid, path, a, z, ["?"] * len(shape))
+        count += 1
     # Codecs that the rotation may have missed, on one 3-D uint16 volume each.
     for c, comp in enumerate(codecs):
         sid = f"codec_{c}"
