@@ -71,6 +71,23 @@ if img.dims != ("Z", "H", "W") or not np.array_equal(img.isel(Z=2).values, tile)
 if np.any(img.isel(Z=[0, 1, 3]).values != 0):
     failures.append("tile: the other slices are not the fill value 0")
 
+# A (W,H) tile written by names at Z=1, H 1:5, W 2:7 of an F-order, '/' zstd (Z,H,W)
+# array of fill value 9, after a whole (H,W) slice at Z=2.
+before = np.load(os.path.join(folder, "tile_f_before.npy"))
+tile = np.load(os.path.join(folder, "tile_f_tile.npy"))
+zf = zarr.open(os.path.join(folder, "tile_f.zarr", "img"), mode="r")
+want = np.full((4, 6, 8), 9, dtype=np.int32)
+want[2] = before
+want[1, 1:5, 2:7] = tile.T
+if zf.order != "F" or zf._dimension_separator != "/" or zf.fill_value != 9 or zf.compressor.codec_id != "zstd":
+    failures.append(f"tile_f: order {zf.order}, separator {zf._dimension_separator}, fill {zf.fill_value}, "
+                    f"compressor {zf.compressor}")
+if not np.array_equal(zf[...], want):
+    failures.append(f"tile_f: zarr-python reads other elements: differences at {np.argwhere(zf[...] != want)[:5]}")
+img = xr.open_zarr(os.path.join(folder, "tile_f.zarr"), consolidated=False, mask_and_scale=False)["img"]
+if img.dims != ("Z", "H", "W") or not np.array_equal(img.transpose("W", "H", "Z").values, want.transpose(2, 1, 0)):
+    failures.append(f"tile_f: xarray dims {img.dims} or other values")
+
 from dask.distributed import Client, LocalCluster  # noqa: E402  (only the Dask check needs it)
 
 with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \

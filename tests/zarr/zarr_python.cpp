@@ -169,6 +169,26 @@ TEST_CASE("ntensor writes stores for zarr-python, xarray and Dask", "[zarr][nump
         arr.write({{"Z", nt::range(2, 3)}}, tile);
         nt::save_npy((out / "tile.npy").string(), tile);
     }
+    // The same with the tile given as (W,H), in an F-order, '/'-separated zstd array
+    // whose chunks the tile covers only in part (read, updated, written back): the
+    // names put it in place; the Z=2 slice written first must survive.
+    {
+        nt::zarr::create_options o;
+        o.order = 'F';
+        o.dimension_separator = '/';
+        o.compressor = nt::zarr::codec::zstd(3);
+        o.fill_value = 9;
+        auto arr = nt::zarr::create((out / "tile_f.zarr" / "img").string(), nt::dtype::i32, {4, 6, 8}, {3, 4, 5},
+                                    {"Z", "H", "W"}, o);
+        auto before = nt::zeros<std::int32_t>({6, 8}, {"H", "W"});
+        for (auto& v : before) v = static_cast<std::int32_t>(rng() % 1000) - 500;
+        arr.write({{"Z", nt::range(2, 3)}}, before);
+        auto tile = nt::zeros<std::int32_t>({5, 4}, {"W", "H"});
+        for (auto& v : tile) v = static_cast<std::int32_t>(rng() % 100000);
+        arr.write({{"Z", nt::range(1, 2)}, {"H", nt::range(1, 5)}, {"W", nt::range(2, 7)}}, tile);
+        nt::save_npy((out / "tile_f_before.npy").string(), before);
+        nt::save_npy((out / "tile_f_tile.npy").string(), tile);
+    }
     // Dask: a named f32 volume and ntensor's own mean over Z.
     {
         auto vol = nt::zeros<float>({12, 9, 10}, {"Z", "Y", "X"});
