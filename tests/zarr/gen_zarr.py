@@ -183,6 +183,23 @@ def main():
         z[...] = a
         emit(sid, path, a, z, ["?"] * len(shape))
         count += 1
+    # Integer fill values a double does not hold exactly (beyond 2^53) and the types'
+    # extremes, with a missing chunk: the missing elements must be exactly the fill.
+    big = [("u64", 2**64 - 1), ("u64", 2**53 + 1), ("i64", -2**63), ("i64", 2**62 + 3), ("u32", 2**32 - 1),
+           ("i32", -2**31), ("i8", -128), ("u16", 65535)]
+    for j, (short, fill) in enumerate(big):
+        sid = f"fillint_{short}_{j}"
+        path = os.path.join(args.out, "read", sid)
+        dt = np.dtype(DTYPES[short])
+        a = values(rng, dt, (5, 6))
+        z = zarr.open(path, mode="w", shape=a.shape, chunks=(3, 4), dtype=dt, compressor=codecs[j % len(codecs)],
+                      fill_value=fill)
+        z[...] = a
+        os.remove(os.path.join(path, "0.1"))
+        a = a.copy()
+        a[0:3, 4:6] = fill
+        emit(sid, path, a, z, ["?"] * 2)
+        count += 1
     # Codecs that the rotation may have missed, on one 3-D uint16 volume each.
     for c, comp in enumerate(codecs):
         sid = f"codec_{c}"

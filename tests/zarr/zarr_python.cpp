@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -80,7 +81,12 @@ TEST_CASE("stores zarr-python and xarray write read back with ntensor", "[zarr][
             CHECK(std::string(1, a.order()) == order);
             CHECK(std::string(1, a.dimension_separator()) == sep);
             CHECK(a.compressor().str() == codec);
-            CHECK(fill_text(a.fill_value()) == fill);
+            if (fill == "null" || fill == "nan" || fill == "inf" || fill == "-inf") {
+                CHECK(fill_text(a.fill_value()) == fill);
+            } else {  // a number, perhaps beyond 2^53: as close as a double gets
+                REQUIRE(a.fill_value());
+                CHECK(*a.fill_value() == std::strtod(fill.c_str(), nullptr));
+            }
             CHECK(a.shape() == shape);
             CHECK(a.chunks() == chunks);
             std::vector<std::string> got;
