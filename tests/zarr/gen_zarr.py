@@ -219,6 +219,19 @@ def main():
     emit("xr_w", os.path.join(store, "w"), ds["w"].values, zarr.open(os.path.join(store, "w"), "r"), ["?", "X"],
          by_name_ok=False)
     count += 2
+    # xarray writing a Dask-backed variable chunk by chunk, with a coordinate (a 1-D
+    # array named after its dimension) and an attribute-carrying uint8 mask.
+    import dask.array as da
+    vals = values(rng, np.float64, (5, 9, 11))
+    ds2 = xr.Dataset({"v": (("T", "Y", "X"), da.from_array(vals, chunks=(2, 4, 11))),
+                      "mask": (("Y", "X"), values(rng, np.uint8, (9, 11)), {"units": "1"})},
+                     coords={"T": np.arange(5, dtype=np.int64) * 10})
+    store2 = os.path.join(args.out, "read", "xr_dask.zarr")
+    ds2.to_zarr(store2, mode="w")
+    for var, names in (("v", ["T", "Y", "X"]), ("T", ["T"]), ("mask", ["Y", "X"])):
+        emit(f"xr_dask_{var}", os.path.join(store2, var), np.asarray(ds2[var].values),
+             zarr.open(os.path.join(store2, var), "r"), names)
+        count += 1
     with open(os.path.join(args.out, "manifest.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print(f"wrote {count} stores")
