@@ -88,6 +88,23 @@ img = xr.open_zarr(os.path.join(folder, "tile_f.zarr"), consolidated=False, mask
 if img.dims != ("Z", "H", "W") or not np.array_equal(img.transpose("W", "H", "Z").values, want.transpose(2, 1, 0)):
     failures.append(f"tile_f: xarray dims {img.dims} or other values")
 
+# overwrite, whole-axis chunks, attributes, conversion on write.
+over = zarr.open(os.path.join(folder, "misc.zarr", "over"), mode="r")
+if over.chunks != (3, 6) or over.fill_value != -4 or not np.all(over[...] == -4):
+    failures.append(f"over: chunks {over.chunks}, fill {over.fill_value}, values {np.unique(over[...])}: "
+                    "expected (3, 6), -4 and only the fill value (no chunk of the replaced array)")
+leftover = sorted(f for f in os.listdir(os.path.join(folder, "misc.zarr", "over")) if not f.startswith("."))
+if leftover:
+    failures.append(f"over: chunk files of the replaced array remain: {leftover}")
+misc = xr.open_zarr(os.path.join(folder, "misc.zarr"), consolidated=False, mask_and_scale=False)
+if misc["over"].dims != ("A", "B") or misc["over"].attrs.get("units") != "HU" \
+        or misc["over"].attrs.get("note") != "set by ntensor":
+    failures.append(f"over: xarray dims {misc['over'].dims}, attrs {misc['over'].attrs}")
+conv_want = np.load(os.path.join(folder, "conv_source.npy")).astype(np.uint8)
+conv = zarr.open(os.path.join(folder, "misc.zarr", "conv"), mode="r")
+if conv.dtype != np.uint8 or not np.array_equal(conv[...], conv_want):
+    failures.append(f"conv: f64 written into u8: {conv[...].tolist()}, NumPy's astype {conv_want.tolist()}")
+
 from dask.distributed import Client, LocalCluster  # noqa: E402  (only the Dask check needs it)
 
 with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \

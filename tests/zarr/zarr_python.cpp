@@ -195,6 +195,26 @@ TEST_CASE("ntensor writes stores for zarr-python, xarray and Dask", "[zarr][nump
         nt::save_npy((out / "tile_f_before.npy").string(), before);
         nt::save_npy((out / "tile_f_tile.npy").string(), tile);
     }
+    // Replaced with overwrite: the old chunks are gone (the new array is its fill
+    // value); chunks of 0 take the whole axis; attributes set keep the names; a f64
+    // tensor written into a u8 array converts as astype does.
+    {
+        const auto p = (out / "misc.zarr" / "over").string();
+        auto old = nt::zarr::create(p, nt::dtype::i16, {6, 6}, {2, 2});
+        old.write(nt::any_tensor(nt::full<std::int16_t>({6, 6}, 123)));
+        nt::zarr::create_options o;
+        o.overwrite = true;
+        o.fill_value = -4;
+        auto now = nt::zarr::create(p, nt::dtype::i16, {6, 6}, {3, 0}, {"A", "B"}, o);
+        CHECK(now.chunks() == std::vector<std::int64_t>{3, 6});
+        now.set_attributes(R"({"units": "HU", "note": "set by ntensor"})");
+        auto conv = nt::zarr::create((out / "misc.zarr" / "conv").string(), nt::dtype::u8, {3, 4}, {2, 2},
+                                     {"Y", "X"});
+        auto f = nt::zeros<double>({3, 4}, {"Y", "X"});
+        for (auto& v : f) v = static_cast<double>(rng() % 25500) / 100.0;
+        conv.write(f);
+        nt::save_npy((out / "conv_source.npy").string(), f);
+    }
     // Dask: a named f32 volume and ntensor's own mean over Z.
     {
         auto vol = nt::zeros<float>({12, 9, 10}, {"Z", "Y", "X"});
