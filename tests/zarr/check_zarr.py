@@ -105,6 +105,17 @@ conv = zarr.open(os.path.join(folder, "misc.zarr", "conv"), mode="r")
 if conv.dtype != np.uint8 or not np.array_equal(conv[...], conv_want):
     failures.append(f"conv: f64 written into u8: {conv[...].tolist()}, NumPy's astype {conv_want.tolist()}")
 
+# 25 random region writes per store: zarr-python reads the model's elements.
+rmw_count = 0
+for sid in open(os.path.join(folder, "rmw.txt")).read().split():
+    z = zarr.open(os.path.join(folder, "rmw.zarr", sid), mode="r")
+    want = np.frombuffer(open(os.path.join(folder, sid + ".raw"), "rb").read(), dtype="<i4").reshape(z.shape)
+    if not np.array_equal(z[...], want):
+        failures.append(f"{sid}: zarr-python reads other elements than the region writes made in memory")
+    rmw_count += 1
+if rmw_count != 6:
+    failures.append(f"rmw: {rmw_count} stores, expected 6")
+
 from dask.distributed import Client, LocalCluster  # noqa: E402  (only the Dask check needs it)
 
 with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
