@@ -272,3 +272,60 @@ TEST_CASE("zarr: random byte edits of .zarray text never crash", "[zarr][fuzz]")
     CHECK(opened > 100);
     CHECK(refused > 100);
 }
+
+TEST_CASE("zarr: odd files and names in a store are errors and never crash", "[zarr][fuzz]") {
+    const auto p = fresh_dir("odd");
+    nt::zarr::create_options o;
+    o.compressor = nt::zarr::codec::zstd();
+    auto a = nt::zarr::create(p.string(), nt::dtype::u16, {4, 6}, {2, 3}, {"Y", "X"}, o);
+    a.write(nt::any_tensor(nt::full<std::uint16_t>({4, 6}, 11)));
+    const std::string zarray = slurp(p / ".zarray"), zattrs = slurp(p / ".zattrs");
+
+    // A chunk key that is a folder, not a file.
+    fs::remove(p / "1.1");
+    fs::create_directories(p / "1.1");
+    {
+        const outcome r = try_open_read(p);
+        REQUIRE_FALSE(r.ok);
+        INFO(r.message);
+        CHECK(r.message.find("1.1") != std::string::npos);
+    }
+    fs::remove_all(p / "1.1");
+    CHECK(try_open_read(p).ok);  // missing now: the fill value
+
+    // An empty chunk file: format_error naming the key.
+    put_file(p / "0.1", "");
+    {
+        const outcome r = try_open_read(p);
+        REQUIRE_FALSE(r.ok);
+        INFO(r.message);
+        CHECK(r.code == nt::errc::format_error);
+        CHECK(r.message.find("'0.1'") != std::string::npos);
+    }
+
+    // .zarray empty, a folder, not an object; .zattrs names of the wrong count or kind.
+    put_file(p / ".zarray", "");
+    CHECK(try_open_read(p, false).code == nt::errc::format_error);
+    put_file(p / ".zarray", "[2]");
+    CHECK(try_open_read(p, false).code == nt::errc::format_error);
+    fs::remove(p / ".zarray");
+    fs::create_directories(p / ".zarray");
+    CHECK_FALSE(try_open_read(p, false).ok);
+    fs::remove_all(p / ".zarray");
+    put_file(p / ".zarray", zarray);
+    for (const char* dims : {R"({"_ARRAY_DIMENSIONS": ["Y"]})", R"({"_ARRAY_DIMENSIONS": ["Y", "X", "Z"]})",
+                             R"({"_ARRAY_DIMENSIONS": ["Y", 3]})", R"({"_ARRAY_DIMENSIONS": "YX"})",
+                             R"({"_ARRAY_DIMENSIONS": ["Y", "Y"]})"}) {
+        INFO(dims);
+        put_file(p / ".zattrs", dims);
+        const outcome r = try_open_read(p, false);
+        REQUIRE_FALSE(r.ok);
+        INFO(r.message);
+        CHECK((r.code == nt::errc::format_error || r.code == nt::errc::duplicate_name));
+        CHECK(r.message.find("_ARRAY_DIMENSIONS") != std::string::npos);
+    }
+    // The truth again.
+    put_file(p / ".zattrs", zattrs);
+    fs::remove(p / "0.1");
+    CHECK(try_open_read(p).ok);
+}
