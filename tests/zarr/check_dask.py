@@ -9,6 +9,9 @@ is ntensor's nt::mean over Z of the array as ntensor read it back.
 xr.open_zarr(p).mean("Z").compute() on a distributed.LocalCluster of 2 workers (one
 thread each) must equal it (allclose, rtol 1e-6), with dims (Y, X), and the graph
 must have run on the cluster's workers, one task per Z chunk at least.
+written/dask.zarr/smooth is ntensor's map_chunks (halo 1 on Z) of the mean of the
+three neighbours along Z, cut at the ends: xarray's rolling(Z=3, center=True,
+min_periods=1).mean() on the cluster must equal it.
 """
 import argparse
 import os
@@ -36,6 +39,12 @@ def main():
         if vol.chunks is None or len(vol.chunks[0]) < 2:
             failures.append(f"the Dask array has chunks {vol.chunks}: expected several along Z")
         mean = vol.mean("Z").compute()
+        # ntensor's map_chunks with a halo of 1 on Z against xarray's rolling mean.
+        smooth = xr.open_zarr(store, consolidated=False)["smooth"]
+        rolled = vol.astype(np.float64).rolling(Z=3, center=True, min_periods=1).mean().compute()
+        if smooth.dims != ("Z", "Y", "X") or not np.allclose(smooth.values, rolled.values, rtol=1e-6, atol=0):
+            failures.append(f"map_chunks with halo Z=1 against xarray's rolling mean: dims {smooth.dims}, max "
+                            f"difference {np.abs(smooth.values - rolled.values).max()}")
         workers = client.run(lambda: os.getpid())
         if len(workers) != 2:
             failures.append(f"{len(workers)} workers, expected 2")

@@ -264,6 +264,30 @@ TEST_CASE("ntensor writes stores for zarr-python, xarray and Dask", "[zarr][nump
                                     {"Z", "Y", "X"});
         arr.write(vol);
         nt::save_npy((out / "dask_mean_z.npy").string(), nt::mean(arr.read().as<float>(), nt::Axis("Z")));
+        // map_chunks with a halo of 1 on Z: the mean of the (up to) 3 neighbours along Z,
+        // cut at the array's ends; check_dask.py compares with xarray's rolling mean.
+        auto smooth = nt::zarr::create((out / "dask.zarr" / "smooth").string(), nt::dtype::f32, {12, 9, 10},
+                                       {5, 4, 10}, {"Z", "Y", "X"});
+        nt::zarr::map_chunks(
+            arr, smooth,
+            [](const nt::zarr::chunk_view& c) {
+                const auto v = c.data.as<float>().contiguous();
+                const auto s = v.shape();
+                const std::int64_t nz = s[0], plane = s[1] * s[2];
+                auto res = nt::zeros<float>(s, v.names());
+                float* o = res.mutable_data();
+                const float* d = v.data();
+                for (std::int64_t z = 0; z < nz; ++z)
+                    for (std::int64_t i = 0; i < plane; ++i) {
+                        double sum = 0;
+                        int n = 0;
+                        for (std::int64_t q = std::max<std::int64_t>(0, z - 1); q <= std::min(nz - 1, z + 1); ++q, ++n)
+                            sum += d[q * plane + i];
+                        o[z * plane + i] = static_cast<float>(sum / n);
+                    }
+                return nt::any_tensor(res);
+            },
+            {{"Z", 1}});
     }
     manifest.close();
     SUCCEED("check_zarr.py reads these");
