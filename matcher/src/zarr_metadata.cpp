@@ -109,8 +109,15 @@ zarr_metadata read_zarr_metadata(const std::string& given) {
     if (m.shape.size() != m.chunks.size())
         bad(p, ".zarray", "\"shape\" " + text_of(m.shape) + " and \"chunks\" " + text_of(m.chunks) +
                               " differ in length");
-    if (!j.contains("dtype") || !j["dtype"].is_string())
-        bad(p, ".zarray", "\"dtype\" must be a string such as \"<u2\"");
+    if (!j.contains("dtype"))
+        bad(p, ".zarray", "\"dtype\" is missing; it is a string such as \"<u2\"");
+    // A list is zarr's structured (record) dtype: a valid store, just not one ntensor reads.
+    if (j["dtype"].is_array())
+        throw_error(errc::unsupported_dtype, zarr_where(p) + ": the structured dtype " + j["dtype"].dump() +
+                                                 " is not one ntensor reads (bool, integers, float16/32/64); "
+                                                 "read its fields as separate arrays with zarr-python");
+    if (!j["dtype"].is_string())
+        bad(p, ".zarray", "\"dtype\" holds " + j["dtype"].dump() + "; it is a string such as \"<u2\"");
     m.descr = j["dtype"].get<std::string>();
     m.dtype = npy_dtype_name(m.descr);
     if (m.dtype.empty())

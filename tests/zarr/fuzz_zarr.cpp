@@ -119,7 +119,7 @@ TEST_CASE("zarr: each lying .zarray field gets its error code", "[zarr][fuzz]") 
 
 // zarr v2 allows structured dtypes ([["a", "<i2"], ...]); ntensor reads none of them,
 // so by the header's contract it is unsupported_dtype naming the dtype, not a
-// malformed document (format_error). See CORE_BUGS.md.
+// malformed document (format_error).
 TEST_CASE("zarr: a structured dtype is unsupported_dtype, not format_error", "[zarr][fuzz]") {
     const auto p = fresh_dir("structured");
     fs::create_directories(p);
