@@ -64,9 +64,12 @@ operand_view view_of(const Tensor<T>& t) noexcept {
 
 /// Aligns 1 to 3 operands for operation `op_name`. Unnamed operands take NumPy's
 /// rule directly (no spec is built); named ones go through nt::match, with the
-/// option `union` when `union_axes` (nt::with_union).
-void align_operands(std::string_view op_name, std::span<const operand_view> operands, alignment& out,
-                    bool union_axes = false);
+/// option `union` when `union_axes` (nt::with_union). The result is remembered per
+/// thread: a call with the previous call's sizes, strides, names and option returns
+/// it again without matching (a loop over same-shaped tensors pays a few
+/// comparisons). Valid until this thread's next call.
+[[nodiscard]] const alignment& alignment_of(std::string_view op_name, std::span<const operand_view> operands,
+                                            bool union_axes = false);
 
 /// Aligns `source` to a destination spec (broadcast_to semantics), for in-place
 /// forms and assign: fills out.output with the destination spec, out.strides[0].
@@ -124,8 +127,7 @@ auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, bool 
     const Tensor<C>& ca = as_type<C>(a);
     const Tensor<C>& cb = as_type<C>(b);
     const operand_view operands[2] = {view_of(ca), view_of(cb)};
-    alignment al;
-    align_operands(name, operands, al, union_axes);
+    const alignment& al = alignment_of(name, operands, union_axes);
     Tensor<R> out = empty_result<R>(al.output);
     run_binary<C>(Op, out.shape(), out.mutable_data(), out.strides(), ca.data(), al.strides[0], cb.data(), al.strides[1]);
     return out;
@@ -159,8 +161,7 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
     const Tensor<C>& ca = as_type<C>(a);
     const Tensor<C>& cb = as_type<C>(b);
     const operand_view operands[2] = {view_of(ca), view_of(cb)};
-    alignment al;
-    align_operands(name, operands, al);
+    const alignment& al = alignment_of(name, operands);
     if (!std::equal(out.shape().begin(), out.shape().end(), al.output.begin(), al.output.end(),
                     [](std::int64_t n, const axis_spec& ax) { return n == ax.size; }))
         throw_out_shape(name, out.spec(), al.output);
@@ -394,8 +395,7 @@ auto where(const Tensor<bool>& cond, const Tensor<A>& a, const Tensor<B>& b) {
     const Tensor<C>& ca = detail::as_type<C>(a);
     const Tensor<C>& cb = detail::as_type<C>(b);
     const detail::operand_view operands[3] = {detail::view_of(cond), detail::view_of(ca), detail::view_of(cb)};
-    detail::alignment al;
-    detail::align_operands("where", operands, al);
+    const detail::alignment& al = detail::alignment_of("where", operands);
     Tensor<C> out = detail::empty_result<C>(al.output);
     detail::run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), al.strides[0], ca.data(),
                          al.strides[1], cb.data(), al.strides[2]);
@@ -418,8 +418,7 @@ template <class C, class X>
 Tensor<C> where_scalar(const Tensor<bool>& cond, const Tensor<X>& x, C value, bool scalar_first) {
     const Tensor<C>& cx = as_type<C>(x);
     const operand_view operands[2] = {view_of(cond), view_of(cx)};
-    alignment al;
-    align_operands("where", operands, al);
+    const alignment& al = alignment_of("where", operands);
     Tensor<C> out = empty_result<C>(al.output);
     const dims zeros(out.rank(), 0);
     if (scalar_first)
@@ -530,8 +529,7 @@ auto clip(const Tensor<T>& t, const L& lo, const H& hi) {
     const Tensor<C>& x = detail::as_type<C>(t);
     const Tensor<C> l = detail::clip_operand<C>(lo), h = detail::clip_operand<C>(hi);
     const detail::operand_view operands[3] = {detail::view_of(x), detail::view_of(l), detail::view_of(h)};
-    detail::alignment al;
-    detail::align_operands("clip", operands, al);
+    const detail::alignment& al = detail::alignment_of("clip", operands);
     Tensor<C> out = detail::empty_result<C>(al.output);
     detail::run_clip<C>(out.shape(), out.mutable_data(), out.strides(), x.data(), al.strides[0], l.data(),
                         al.strides[1], h.data(), al.strides[2]);

@@ -6,6 +6,8 @@
 
 #include "nt/elementwise.hpp"
 
+#include "engine.hpp"
+
 namespace nt::detail {
 
 namespace {
@@ -55,6 +57,9 @@ void strides_from_plan(const plan& p, std::span<const operand_view> operands, al
 
 }  // namespace
 
+namespace {
+
+// The matching itself; alignment_of remembers its result.
 void align_operands(std::string_view op_name, std::span<const operand_view> operands, alignment& out,
                     bool union_axes) {
     if (all_unnamed(operands) && align_unnamed(operands, out)) return;
@@ -76,6 +81,54 @@ void align_operands(std::string_view op_name, std::span<const operand_view> oper
     strides_from_plan(p, operands, out);
 }
 
+// The last alignment of this thread and what it was computed from. Element-wise code
+// in loops and pipelines repeats the same operand layouts, and matching named
+// operands costs far more than the few comparisons that recognise a repeat.
+struct alignment_memo {
+    bool valid = false;
+    bool union_axes = false;
+    std::size_t count = 0;
+    std::array<dims, 3> sizes, strides;
+    std::array<name_list, 3> names;
+    alignment result;
+
+    [[nodiscard]] bool holds(std::span<const operand_view> operands, bool union_flag) const noexcept {
+        if (!valid || union_flag != union_axes || operands.size() != count) return false;
+        for (std::size_t i = 0; i < count; ++i) {
+            const operand_view& v = operands[i];
+            if (!same_values(v.sizes, sizes[i].span()) || !same_values(v.strides, strides[i].span()) ||
+                !same_values(v.names, names[i].span()))
+                return false;
+        }
+        return true;
+    }
+
+    void remember(std::span<const operand_view> operands, bool union_flag) {
+        for (std::size_t i = 0; i < operands.size(); ++i) {
+            sizes[i].assign(operands[i].sizes.begin(), operands[i].sizes.end());
+            strides[i].assign(operands[i].strides.begin(), operands[i].strides.end());
+            names[i].assign(operands[i].names.begin(), operands[i].names.end());
+        }
+        count = operands.size();
+        union_axes = union_flag;
+        valid = true;
+    }
+};
+
+}  // namespace
+
+const alignment& alignment_of(std::string_view op_name, std::span<const operand_view> operands, bool union_axes) {
+    thread_local alignment_memo memo;
+    if (operands.size() > memo.sizes.size())
+        throw_error(errc::invalid_argument, std::string(op_name) + ": at most 3 operands can be aligned, not " +
+                                                std::to_string(operands.size()));
+    if (memo.holds(operands, union_axes)) return memo.result;
+    memo.valid = false;  // a mismatch below throws with the memo empty
+    align_operands(op_name, operands, memo.result, union_axes);
+    memo.remember(operands, union_axes);
+    return memo.result;
+}
+
 void align_to_destination(std::string_view op_name, const spec& destination, const spec& source,
                           std::span<const std::int64_t> source_strides, alignment& out, std::string_view label) {
     out.output = destination;
@@ -89,7 +142,7 @@ void align_to_destination(std::string_view op_name, const spec& destination, con
             return;
         }
     }
-    // Reused per thread, as in align_operands: a warm plan allocates nothing.
+    // Reused per thread, as in alignment_of: a warm plan allocates nothing.
     thread_local plan p;
     mismatch why;
     const std::string_view labels[1] = {label};

@@ -163,14 +163,6 @@ namespace {
 // for. Code that repeats one operation on same-shaped tensors (a loop over tiles or
 // batches) skips planning: comparing a few strides costs less than sorting and
 // merging axes again.
-// Short spans: a plain loop beats a call to memcmp.
-bool same(std::span<const std::int64_t> a, std::span<const std::int64_t> b) noexcept {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (a[i] != b[i]) return false;
-    return true;
-}
-
 struct plan_memo {
     bool valid = false;
     int nops = 0;
@@ -180,10 +172,10 @@ struct plan_memo {
     loop_plan plan;
 
     bool matches(std::span<const std::int64_t> shape_now, std::span<const operand_layout> ops) const noexcept {
-        if (!valid || static_cast<std::size_t>(nops) != ops.size() || !same(shape.span(), shape_now))
+        if (!valid || static_cast<std::size_t>(nops) != ops.size() || !same_values(shape.span(), shape_now))
             return false;
         for (std::size_t k = 0; k < ops.size(); ++k)
-            if (element_size[k] != ops[k].element_size || !same(strides[k].span(), ops[k].strides))
+            if (element_size[k] != ops[k].element_size || !same_values(strides[k].span(), ops[k].strides))
                 return false;
         return true;
     }
@@ -446,9 +438,7 @@ const void* reorder_reused_gather(std::span<const std::int64_t> shape, std::span
             fastest = static_cast<std::int64_t>(d);
     }
     const auto es = static_cast<std::int64_t>(element_size);
-    // Small work is not worth a copy: the tiles stay in cache anyway.
-    constexpr std::int64_t min_elements = std::int64_t{1} << 15;
-    if (!reused || total < min_elements || fastest < 0) return data;
+    if (!reused || total < reorder_min_elements || fastest < 0) return data;
     if (iabs(strides[static_cast<std::size_t>(fastest)]) * es < blocking_stride_bytes) return data;
     // The output's axis order, outermost first; the copy is C-contiguous in it.
     small_vector<std::size_t, 8> order;

@@ -78,6 +78,27 @@ struct loop_plan {
 /// copied once into `scratch` in the output's axis order (broadcast axes left out) and
 /// the new data pointer is returned, with its strides (0 on broadcast axes) in
 /// `new_strides`; otherwise `data` is returned and `new_strides` left empty.
+/// Whether two short spans hold the same values, for the per-thread memos of plans
+/// and alignments: a plain loop over a few elements beats a call to memcmp.
+template <class T>
+[[nodiscard]] bool same_values(std::span<const T> a, std::span<const T> b) noexcept {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(a[i] == b[i])) return false;
+    return true;
+}
+
+/// Below this many elements reorder_reused_gather never copies: the tiles stay in
+/// cache anyway. Callers may skip the call on that test alone.
+inline constexpr std::int64_t reorder_min_elements = std::int64_t{1} << 15;
+
+/// The number of elements of `shape` (1 for rank 0). Sizes must not overflow.
+[[nodiscard]] inline std::int64_t element_count(std::span<const std::int64_t> shape) noexcept {
+    std::int64_t n = 1;
+    for (std::int64_t s : shape) n *= s;
+    return n;
+}
+
 [[nodiscard]] const void* reorder_reused_gather(std::span<const std::int64_t> shape,
                                                 std::span<const std::int64_t> out_strides, const void* data,
                                                 std::span<const std::int64_t> strides, std::size_t element_size,

@@ -64,13 +64,30 @@ tensor_base tensor_base::allocate(dtype d, std::span<const std::int64_t> shape, 
 }
 
 tensor_base tensor_base::allocate_result(dtype d, const nt::spec& s, std::string_view op) {
-    dims shape;
-    name_list n;
-    for (const axis_spec& ax : s) {
-        shape.push_back(ax.size);
-        n.push_back(ax.name);
+    // One pass, innermost axis first: sizes, C strides, names and the element count
+    // (NumPy's rule of checked_element_count: the non-zero sizes' product must fit).
+    // A tiny element-wise op spends a visible part of its time here.
+    const std::size_t rank = s.rank();
+    dims shape(rank, 0), strides(rank, 0);
+    name_list n(rank, name{});
+    std::int64_t nonzero = 1;
+    bool zero = false, overflow = false;
+    for (std::size_t i = rank; i-- > 0;) {
+        const axis_spec& ax = s[i];
+        shape[i] = ax.size;
+        n[i] = ax.name;
+        strides[i] = nonzero;
+        if (ax.size == 0) zero = true;
+        else overflow |= __builtin_mul_overflow(nonzero, ax.size, &nonzero);
     }
-    return fresh(d, shape.span(), std::move(n), op);
+    const std::int64_t count = zero ? 0 : nonzero;
+    std::size_t bytes = 0;
+    if (overflow) fail(errc::invalid_argument, op, "shape " + shape_text(shape.span()) + " has too many elements for 64-bit sizes");
+    if (__builtin_mul_overflow(static_cast<std::size_t>(count), size_of(d), &bytes))
+        fail(errc::invalid_argument, op, "shape " + shape_text(shape.span()) + " needs more bytes than memory can address");
+    storage_block block = allocate_storage(bytes);
+    return tensor_base(d, std::move(block.owner), static_cast<std::byte*>(block.data), count,
+                       nt::layout(shape.span(), strides.span(), 0), std::move(n), false);
 }
 
 tensor_base tensor_base::fresh(dtype d, std::span<const std::int64_t> shape, name_list names, std::string_view op) {
@@ -114,16 +131,6 @@ nt::spec tensor_base::spec() const {
     nt::spec s;
     for (std::size_t i = 0; i < rank(); ++i) s.push_back({layout_.size(i), names_[i]});
     return s;
-}
-
-bool tensor_base::shares_storage(const tensor_base& other) const noexcept {
-    if (owner_ && owner_ == other.owner_) return true;
-    if (!storage_ || !other.storage_ || extent_ == 0 || other.extent_ == 0) return false;
-    const auto a0 = reinterpret_cast<std::uintptr_t>(storage_);
-    const auto a1 = a0 + static_cast<std::uintptr_t>(extent_) * element_size();
-    const auto b0 = reinterpret_cast<std::uintptr_t>(other.storage_);
-    const auto b1 = b0 + static_cast<std::uintptr_t>(other.extent_) * other.element_size();
-    return a0 < b1 && b0 < a1;
 }
 
 bool tensor_base::may_overlap(const tensor_base& other) const noexcept {
@@ -180,10 +187,6 @@ void tensor_base::check_writable(const char* op) const {
          "tensor " + describe() + " with strides " + list_text(strides()) +
              " is a read-only view (a broadcast axis of stride 0, or overlapping unfold windows, lets two "
              "indices reach one element); write into clone() or contiguous() instead");
-}
-
-void tensor_base::check_type(dtype expected) const {
-    if (dtype_ != expected) throw_type_mismatch(expected, dtype_, "Tensor");
 }
 
 tensor_base tensor_base::with(nt::layout l, name_list names, bool read_only) const {

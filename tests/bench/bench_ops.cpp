@@ -36,6 +36,8 @@ const add_case add_cases[] = {
     {{4, 8}, {8}, {}, {}},
     // The named form of the first: img (?,CHANNEL,H,W) + lbl (?,H,W).
     {{10, 3, 256, 384}, {10, 256, 384}, {"?", "CHANNEL", "H", "W"}, {"?", "H", "W"}},
+    // The tiny add with names: the fixed cost of matching by name.
+    {{4, 8}, {8}, {"H", "W"}, {"W"}},
 };
 
 nt::Tensor<float> make(const std::vector<std::int64_t>& shape, const std::vector<std::string_view>& names) {

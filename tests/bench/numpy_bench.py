@@ -131,6 +131,12 @@ def main():
     label = spec_text(img.shape, ["?", "CHANNEL", "H", "W"]) + " + " + spec_text(lbl.shape, ["?", "H", "W"])
     results[label + " fresh"] = median_time(lambda: np.add(img, lbl[:, None]))
     results[label + " out="] = median_time(lambda: np.add(img, lbl[:, None], out=out))
+    # The tiny named case: NumPy's plain broadcast already pairs W with W.
+    small, row = np.full((4, 8), 1.5, dtype=np.float32), np.full((8,), 1.5, dtype=np.float32)
+    small_out = small + row
+    label = spec_text(small.shape, ["H", "W"]) + " + " + spec_text(row.shape, ["W"])
+    results[label + " fresh"] = median_time(lambda: np.add(small, row))
+    results[label + " out="] = median_time(lambda: np.add(small, row, out=small_out))
 
     x = np.arange(3 * 256 * 384, dtype=np.float32).reshape(3, 256, 384)
     results["(3,256,384).permute(2,1,0).contiguous()"] = median_time(

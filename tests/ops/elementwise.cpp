@@ -201,3 +201,66 @@ TEST_CASE("out= forms write into a preallocated result", "[ops][out]") {
         CHECK(sq.to_vector() == want.to_vector());
     }
 }
+
+// alignment_of remembers the last alignment per thread. Each section repeats a call
+// with one thing changed that the memo must see: a memo keyed on less gives the
+// previous call's axis pairing, and these results differ from the expected ones.
+TEST_CASE("repeated operand layouts reuse the alignment only when names, strides and options agree",
+          "[ops][memo]") {
+    auto a = nt::arange<std::int32_t>(9).reshape({3, 3}).rename({"H", "W"});
+    auto row = (nt::arange<std::int32_t>(3) * 10);
+    SECTION("the same sizes and strides with other names") {
+        auto by_w = a + row.rename({"W"});
+        auto by_h = a + row.rename({"H"});
+        for (std::int64_t h = 0; h < 3; ++h)
+            for (std::int64_t w = 0; w < 3; ++w) {
+                CHECK(by_w.at(h, w) == a.at(h, w) + row.at(w));
+                CHECK(by_h.at(h, w) == a.at(h, w) + row.at(h));
+            }
+    }
+    SECTION("the same sizes and names with other strides") {
+        auto b = (nt::arange<std::int32_t>(9) * 100).reshape({3, 3});
+        auto plain = a + b.rename({"H", "W"});
+        auto transposed = a + b.transpose().rename({"H", "W"});
+        for (std::int64_t h = 0; h < 3; ++h)
+            for (std::int64_t w = 0; w < 3; ++w) {
+                CHECK(plain.at(h, w) == a.at(h, w) + b.at(h, w));
+                CHECK(transposed.at(h, w) == a.at(h, w) + b.at(w, h));
+            }
+    }
+    SECTION("the same operands with and without the option union") {
+        auto h = nt::arange<std::int32_t>(2).rename({"H"});
+        auto w = (nt::arange<std::int32_t>(3) * 10).rename({"W"});
+        auto both = nt::with_union(h) + w;
+        CHECK(names_of(both) == "H W");
+        for (std::int64_t i = 0; i < 2; ++i)
+            for (std::int64_t j = 0; j < 3; ++j) CHECK(both.at(i, j) == h.at(i) + w.at(j));
+        (void)error_message(nt::errc::no_counterpart, [&] { (void)(h + w); });
+        // A failed match leaves nothing behind: the union call is matched afresh.
+        CHECK((nt::with_union(h) + w).to_vector() == both.to_vector());
+    }
+    SECTION("the same first operands with another count") {
+        auto b = nt::arange<std::int32_t>(9).reshape({3, 3}).rename({"W", "H"});
+        auto sum = a + b;
+        auto mask = nt::ones<bool>({3}, {"H"});
+        auto picked = nt::where(mask, a, b);
+        for (std::int64_t h = 0; h < 3; ++h)
+            for (std::int64_t w = 0; w < 3; ++w) {
+                CHECK(sum.at(h, w) == a.at(h, w) + b.at(w, h));
+                CHECK(picked.at(h, w) == a.at(h, w));
+            }
+    }
+}
+
+TEST_CASE("an element-wise result whose element count overflows is an error, not an allocation", "[ops][errors]") {
+    const std::int64_t big = std::int64_t{1} << 40;
+    auto tall = nt::zeros<float>({1, 1}).broadcast_to({big, 1});
+    auto wide = nt::zeros<float>({1, 1}).broadcast_to({1, big});
+    CHECK_THAT(error_message(nt::errc::invalid_argument, [&] { (void)(tall + wide); }),
+               Catch::Contains("too many elements") && Catch::Contains("1099511627776,1099511627776"));
+    const std::int64_t half_range = std::int64_t{1} << 31;  // 2^62 elements fit, 2^64 bytes do not
+    auto t2 = nt::zeros<float>({1, 1}).broadcast_to({half_range, 1});
+    auto w2 = nt::zeros<float>({1, 1}).broadcast_to({1, half_range});
+    CHECK_THAT(error_message(nt::errc::invalid_argument, [&] { (void)(t2 + w2); }),
+               Catch::Contains("more bytes than memory can address"));
+}

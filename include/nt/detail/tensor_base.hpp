@@ -23,6 +23,9 @@
 
 namespace nt::detail {
 
+/// Throws type_mismatch for a Tensor<T> built from a base of another dtype.
+[[noreturn]] void throw_type_mismatch(dtype expected, dtype actual, const char* op);
+
 /// One argument of Tensor::index: an integer (drops the axis), all or a range.
 /// Public as nt::index_item, for index lists whose length is known at run time:
 ///     std::vector<nt::index_item> items{1, nt::all, nt::range(0, 2)};  t.index(items);
@@ -85,8 +88,16 @@ public:
     [[nodiscard]] bool is_contiguous() const noexcept { return layout_.is_contiguous(); }
     [[nodiscard]] bool is_read_only() const noexcept { return read_only_; }
     /// True when some element of this tensor's storage block lies in `other`'s (the
-    /// same owner, or overlapping memory ranges).
-    [[nodiscard]] bool shares_storage(const tensor_base& other) const noexcept;
+    /// same owner, or overlapping memory ranges). Inline: every out= operation asks.
+    [[nodiscard]] bool shares_storage(const tensor_base& other) const noexcept {
+        if (owner_ && owner_ == other.owner_) return true;
+        if (!storage_ || !other.storage_ || extent_ == 0 || other.extent_ == 0) return false;
+        const auto a0 = reinterpret_cast<std::uintptr_t>(storage_);
+        const auto a1 = a0 + static_cast<std::uintptr_t>(extent_) * element_size();
+        const auto b0 = reinterpret_cast<std::uintptr_t>(other.storage_);
+        const auto b1 = b0 + static_cast<std::uintptr_t>(other.extent_) * other.element_size();
+        return a0 < b1 && b0 < a1;
+    }
     /// True when the elements reachable through the two layouts may overlap in memory.
     [[nodiscard]] bool may_overlap(const tensor_base& other) const noexcept;
     [[nodiscard]] std::byte* storage() const noexcept { return storage_; }
@@ -106,8 +117,11 @@ public:
     [[nodiscard]] std::int64_t element_offset(std::span<const std::int64_t> index, const char* op) const;
     /// Throws read_only, naming `op`, when this is a read-only view.
     void check_writable(const char* op) const;
-    /// Throws type_mismatch unless this holds `expected` elements.
-    void check_type(dtype expected) const;
+    /// Throws type_mismatch unless this holds `expected` elements. Inline: every
+    /// typed result passes here.
+    void check_type(dtype expected) const {
+        if (dtype_ != expected) throw_type_mismatch(expected, dtype_, "Tensor");
+    }
 
     // --- views ----------------------------------------------------------------------
     [[nodiscard]] tensor_base index(std::span<const index_item> items) const;
@@ -189,7 +203,5 @@ void assign_where(const tensor_base& t, const tensor_base& mask, const tensor_ba
 /// The elements of `t` where the mask is true, in row-major order: a new 1-D tensor.
 [[nodiscard]] tensor_base masked_select(const tensor_base& t, const tensor_base& mask);
 
-/// Throws type_mismatch for a Tensor<T> built from a base of another dtype.
-[[noreturn]] void throw_type_mismatch(dtype expected, dtype actual, const char* op);
 
 }  // namespace nt::detail

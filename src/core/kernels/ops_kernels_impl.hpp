@@ -663,13 +663,16 @@ void run_binary(binary_op op, std::span<const std::int64_t> shape, void* out, st
                 const T* a, std::span<const std::int64_t> as, const T* b, std::span<const std::int64_t> bs) {
     using kernels::binary_checked;
     using kernels::binary_typed;
-    // A gathered operand reused over a broadcast axis is put in output order once.
+    // A gathered operand reused over a broadcast axis is put in output order once
+    // (never for small work, which the test below settles without a call).
     dims a_order, b_order;
     std::unique_ptr<std::byte[]> a_copy, b_copy;
-    a = static_cast<const T*>(reorder_reused_gather(shape, os, a, as, sizeof(T), a_order, a_copy));
-    if (!a_order.empty()) as = a_order.span();
-    b = static_cast<const T*>(reorder_reused_gather(shape, os, b, bs, sizeof(T), b_order, b_copy));
-    if (!b_order.empty()) bs = b_order.span();
+    if (element_count(shape) >= reorder_min_elements) {
+        a = static_cast<const T*>(reorder_reused_gather(shape, os, a, as, sizeof(T), a_order, a_copy));
+        if (!a_order.empty()) as = a_order.span();
+        b = static_cast<const T*>(reorder_reused_gather(shape, os, b, bs, sizeof(T), b_order, b_copy));
+        if (!b_order.empty()) bs = b_order.span();
+    }
     switch (op) {
 #define NT_BINARY_CASE(name) \
     case binary_op::name: binary_typed<binary_op::name, T>(shape, out, os, a, as, b, bs); return;
