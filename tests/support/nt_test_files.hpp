@@ -1,4 +1,5 @@
-// Files for the tests of .npy / .npz code: whole-file reads and writes.
+// Files for the tests of file formats (.npy / .npz, zarr): whole-file reads and
+// writes, and fresh places to write to.
 #pragma once
 
 #include <filesystem>
@@ -23,6 +24,15 @@ inline void write_file(const std::string& path, const std::string& bytes) {
     std::filesystem::remove(path);
     std::ofstream out(path, std::ios::binary);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+/// `folder / name` with nothing at it and `folder` created: each case starts from an
+/// empty place, whatever an earlier run left there.
+inline std::filesystem::path fresh_path(const std::filesystem::path& folder, const std::string& name) {
+    const std::filesystem::path p = folder / name;
+    std::filesystem::remove_all(p);
+    std::filesystem::create_directories(folder);
+    return p;
 }
 
 /// A .npy file with the header text `dict` (padded as NumPy pads it) and `data`, in

@@ -18,6 +18,8 @@ import numcodecs
 import xarray as xr
 import zarr
 
+from gen_zarr import codec_text  # this folder: the script's own
+
 ntensor, folder = sys.argv[1], sys.argv[2]
 shutil.rmtree(folder, ignore_errors=True)
 os.makedirs(folder)
@@ -30,16 +32,6 @@ def run(*args, status=None):
     if status is not None and r.returncode != status:
         failures.append(f"{args}: exit {r.returncode}, expected {status}: {r.stdout}{r.stderr}")
     return r
-
-
-def codec_text(c):
-    if c is None:
-        return "none"
-    cfg = c.get_config()
-    if cfg["id"] == "blosc":
-        shuffle = {0: "no shuffle", 1: "byte shuffle", 2: "bit shuffle"}.get(cfg["shuffle"], "auto shuffle")
-        return f"blosc({cfg['cname']}, level {cfg['clevel']}, {shuffle})"
-    return f"{cfg['id']}(level {cfg['level']})"
 
 
 cases = [
@@ -57,7 +49,7 @@ for i, (dt, shape, chunks, comp, order, sep, fill) in enumerate(cases):
     got = json.loads(r.stdout)["files"][0]
     want = {"format": "zarr", "dtype": {"uint16": "u16", "int16": "i16", "float32": "f32", "bool": "b8",
                                         "float64": "f64"}[dt],
-            "shape": list(z.shape), "chunks": list(z.chunks), "compressor": codec_text(z.compressor),
+            "shape": list(z.shape), "chunks": list(z.chunks), "compressor": codec_text(z.compressor, space=" "),
             "order": z.order, "chunk_count": int(z.nchunks)}
     for k, v in want.items():
         if got.get(k) != v:

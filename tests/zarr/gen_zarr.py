@@ -32,14 +32,18 @@ DTYPES = {"b8": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "in
           "u16": "uint16", "u32": "uint32", "u64": "uint64", "f16": "float16", "f32": "float32", "f64": "float64"}
 
 
-def codec_text(c):
+def codec_text(c, space="_"):
+    """The compressor as ntensor names it ("blosc(lz4, level 5, byte shuffle)"), with
+    `space` for each blank (the stores' file names take "_"; check_cli_zarr.py " ")."""
     if c is None:
         return "none"
     cfg = c.get_config()
     if cfg["id"] == "blosc":
-        shuffle = {0: "no_shuffle", 1: "byte_shuffle", 2: "bit_shuffle"}.get(cfg["shuffle"], "auto_shuffle")
-        return f"blosc({cfg['cname']},_level_{cfg['clevel']},_{shuffle})"
-    return f"{cfg['id']}(level_{cfg['level']})"
+        shuffle = {0: "no shuffle", 1: "byte shuffle", 2: "bit shuffle"}.get(cfg["shuffle"], "auto shuffle")
+        text = f"blosc({cfg['cname']}, level {cfg['clevel']}, {shuffle})"
+    else:
+        text = f"{cfg['id']}(level {cfg['level']})"
+    return text.replace(" ", space)
 
 
 def values(rng, dt, shape):

@@ -16,6 +16,7 @@
 
 #include "nt/nt.hpp"
 #include "nt/zarr.hpp"
+#include "nt_test_files.hpp"
 #include "nt_test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -24,10 +25,7 @@ using nt::test::require_error;
 namespace {
 
 fs::path scratch(const std::string& name) {
-    const fs::path p = fs::path(NT_TEST_DATA_DIR) / "zarr" / "core" / name;
-    fs::remove_all(p);
-    fs::create_directories(p.parent_path());
-    return p;
+    return nt::test::fresh_path(fs::path(NT_TEST_DATA_DIR) / "zarr" / "core", name);
 }
 
 std::string bytes_of(const nt::any_tensor& a) {
@@ -51,7 +49,7 @@ const nt::dtype all_types[] = {nt::dtype::b8,  nt::dtype::i8,  nt::dtype::i16, n
 
 }  // namespace
 
-TEST_CASE("zarr: every dtype round-trips through every codec, order and separator", "[zarr]") {
+TEST_CASE("every dtype round-trips through every codec, order and separator", "[zarr]") {
     const std::vector<nt::zarr::codec> codecs = {
         nt::zarr::codec::none(),          nt::zarr::codec::zlib(3),          nt::zarr::codec::gzip(5),
         nt::zarr::codec::zstd(3),         nt::zarr::codec::blosc(),          nt::zarr::codec::blosc("lz4hc", 4, 2),
@@ -87,7 +85,7 @@ TEST_CASE("zarr: every dtype round-trips through every codec, order and separato
     }
 }
 
-TEST_CASE("zarr: missing chunks read as the fill value, NaN and infinities included", "[zarr]") {
+TEST_CASE("missing chunks read as the fill value, NaN and infinities included", "[zarr]") {
     for (double fill : {0.0, -7.0, std::nan(""), HUGE_VAL, -HUGE_VAL}) {
         const auto path = scratch("fill");
         nt::zarr::create_options o;
@@ -116,7 +114,7 @@ TEST_CASE("zarr: missing chunks read as the fill value, NaN and infinities inclu
                   nt::errc::invalid_argument, {"300", "u8"});
 }
 
-TEST_CASE("zarr: a (H,W) tile written at one Z updates only the chunks it touches", "[zarr]") {
+TEST_CASE("a (H,W) tile written at one Z updates only the chunks it touches", "[zarr]") {
     const auto path = scratch("tile");
     auto arr = nt::zarr::create(path.string(), nt::dtype::u16, {4, 10, 12}, {2, 4, 5}, {"Z", "H", "W"});
     const auto base = random_tensor(nt::dtype::u16, {4, 10, 12}, {"Z", "H", "W"}, 11);
@@ -136,7 +134,7 @@ TEST_CASE("zarr: a (H,W) tile written at one Z updates only the chunks it touche
         CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
 }
 
-TEST_CASE("zarr: names follow xarray's _ARRAY_DIMENSIONS; unnamed axes are dim_<i>", "[zarr]") {
+TEST_CASE("names follow xarray's _ARRAY_DIMENSIONS; unnamed axes are dim_<i>", "[zarr]") {
     const auto path = scratch("names.zarr") / "vol";
     auto arr = nt::zarr::create(path.string(), nt::dtype::f32, {2, 3, 4}, {0, 0, 2}, {nt::unnamed, "H", nt::unnamed});
     CHECK(fs::exists(path.parent_path() / ".zgroup"));
@@ -154,7 +152,7 @@ TEST_CASE("zarr: names follow xarray's _ARRAY_DIMENSIONS; unnamed axes are dim_<
     require_error([&] { copy.set_attributes("[1]"); }, nt::errc::parse_error, {"JSON object"});
 }
 
-TEST_CASE("zarr: writes of one chunk from several threads lose nothing", "[zarr]") {
+TEST_CASE("writes of one chunk from several threads lose nothing", "[zarr]") {
     const auto path = scratch("threads");
     auto arr = nt::zarr::create(path.string(), nt::dtype::i32, {8, 8}, {8, 8});
     std::vector<std::thread> workers;
@@ -193,7 +191,7 @@ std::vector<float> box_mean(const float* v, int nz, int ny, int nx) {
 
 }  // namespace
 
-TEST_CASE("zarr: map_chunks with a halo equals the same stencil on the whole volume", "[zarr]") {
+TEST_CASE("map_chunks with a halo equals the same stencil on the whole volume", "[zarr]") {
     const int nz = 9, ny = 10, nx = 11;
     const auto src_path = scratch("map_src"), dst_path = scratch("map_dst");
     auto src = nt::zarr::create(src_path.string(), nt::dtype::f32, {nz, ny, nx}, {4, 3, 5}, {"Z", "Y", "X"});
@@ -246,7 +244,7 @@ TEST_CASE("zarr: map_chunks with a halo equals the same stencil on the whole vol
                   nt::errc::axis_out_of_range, {"T"});
 }
 
-TEST_CASE("zarr: errors name the store, the chunk and the fix", "[zarr]") {
+TEST_CASE("errors name the store, the chunk and the fix", "[zarr]") {
     require_error([] { (void)nt::zarr::open((fs::path(NT_TEST_DATA_DIR) / "zarr" / "nowhere").string()); },
                   nt::errc::io_error, {"nowhere", "does not exist"});
     const auto group = scratch("group.zarr");
@@ -312,7 +310,7 @@ TEST_CASE("zarr: errors name the store, the chunk and the fix", "[zarr]") {
     require_error([&] { (void)nt::zarr::open(meta.string()); }, nt::errc::format_error, {"JSON"});
 }
 
-TEST_CASE("zarr: a pipeline config takes a tensor's shape and names from \"zarr\"", "[zarr]") {
+TEST_CASE("a pipeline config takes a tensor's shape and names from \"zarr\"", "[zarr]") {
     const auto dir = scratch("config");
     fs::create_directories(dir);
     auto ct = nt::zarr::create((dir / "scan.zarr" / "ct").string(), nt::dtype::i16, {3, 8, 5}, {1, 8, 5}, {"Z", "Y", "X"});

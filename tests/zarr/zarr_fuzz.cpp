@@ -13,6 +13,7 @@
 
 #include "nt/nt.hpp"
 #include "nt/zarr.hpp"
+#include "nt_test_files.hpp"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -20,13 +21,8 @@ using json = nlohmann::json;
 namespace {
 
 fs::path fresh(const std::string& name) {
-    const fs::path p = fs::path(NT_TEST_DATA_DIR) / "zarr" / "fuzz" / name;
-    fs::remove_all(p);
-    fs::create_directories(p.parent_path());
-    return p;
+    return nt::test::fresh_path(fs::path(NT_TEST_DATA_DIR) / "zarr" / "fuzz", name);
 }
-
-void put(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary | std::ios::trunc) << text; }
 
 /// A JSON value of a random kind, biased to the ones that break parsers of sizes.
 json random_value(std::mt19937& rng) {
@@ -50,7 +46,7 @@ json random_value(std::mt19937& rng) {
 
 }  // namespace
 
-TEST_CASE("zarr: mutated .zarray and .zattrs documents never crash", "[zarr][fuzz]") {
+TEST_CASE("mutated .zarray and .zattrs documents never crash", "[zarr][fuzz]") {
     const auto base_path = fresh("base");
     auto base = nt::zarr::create(base_path.string(), nt::dtype::i16, {6, 5}, {4, 3}, {"Y", "X"});
     base.write(nt::any_tensor(nt::full<std::int16_t>({6, 5}, 7)));
@@ -80,8 +76,8 @@ TEST_CASE("zarr: mutated .zarray and .zattrs documents never crash", "[zarr][fuz
             if (rng() % 2) text[rng() % text.size()] = static_cast<char>(rng() % 128);
             else text.resize(rng() % text.size());
         }
-        put(base_path / ".zarray", text);
-        put(base_path / ".zattrs", rng() % 10 == 0 ? std::string("{\"_ARRAY_DIMENSIONS\": [") : attrs.dump());
+        nt::test::write_file(base_path / ".zarray", text);
+        nt::test::write_file(base_path / ".zattrs", rng() % 10 == 0 ? std::string("{\"_ARRAY_DIMENSIONS\": [") : attrs.dump());
         INFO(text);
         try {
             const auto a = nt::zarr::open(base_path.string());
@@ -107,7 +103,7 @@ TEST_CASE("zarr: mutated .zarray and .zattrs documents never crash", "[zarr][fuz
     CHECK(opened > 100);
 }
 
-TEST_CASE("zarr: damaged chunks of every codec are format errors naming the key", "[zarr][fuzz]") {
+TEST_CASE("damaged chunks of every codec are format errors naming the key", "[zarr][fuzz]") {
     const std::vector<nt::zarr::codec> codecs = {nt::zarr::codec::none(), nt::zarr::codec::zlib(), nt::zarr::codec::gzip(),
                                                  nt::zarr::codec::zstd(), nt::zarr::codec::blosc(),
                                                  nt::zarr::codec::blosc("zstd", 5, 2)};
@@ -134,7 +130,7 @@ TEST_CASE("zarr: damaged chunks of every codec are format errors naming the key"
                 case 1: damaged[rng() % std::min<std::size_t>(32, damaged.size())] ^= static_cast<char>(1 + rng() % 255); break;  // header
                 default: damaged += std::string(1 + rng() % 9, 'x'); break;                 // trailing bytes
             }
-            put(path / "1.0", damaged);
+            nt::test::write_file(path / "1.0", damaged);
             try {
                 (void)a.read({{0, nt::range(32, 64)}});
             } catch (const nt::error& e) {

@@ -49,7 +49,7 @@ struct address_space_limit {
 
 }  // namespace
 
-TEST_CASE("zarr: map_chunks over a store 4x the process's memory limit stays under the documented bound",
+TEST_CASE("map_chunks over a store 4x the process's memory limit stays under the documented bound",
           "[zarr][memory]") {
     namespace fs = std::filesystem;
     const fs::path dir = fs::path(NT_TEST_DATA_DIR) / "zarr" / "memory";

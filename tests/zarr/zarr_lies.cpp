@@ -13,6 +13,7 @@
 
 #include "nt/nt.hpp"
 #include "nt/zarr.hpp"
+#include "nt_test_files.hpp"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -20,20 +21,7 @@ using json = nlohmann::json;
 namespace {
 
 fs::path fresh_dir(const std::string& name) {
-    const fs::path p = fs::path(NT_TEST_DATA_DIR) / "zarr" / "fuzz_targeted" / name;
-    fs::remove_all(p);
-    fs::create_directories(p.parent_path());
-    return p;
-}
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void put_file(const fs::path& p, const std::string& text) {
-    fs::remove(p);
-    std::ofstream(p, std::ios::binary) << text;
+    return nt::test::fresh_path(fs::path(NT_TEST_DATA_DIR) / "zarr" / "fuzz_targeted", name);
 }
 
 /// The outcome of opening (and reading all of) the store at `p`: "ok", or the error's
@@ -59,7 +47,7 @@ const json base_zarray = json::parse(R"({"zarr_format": 2, "shape": [6, 5], "chu
 
 }  // namespace
 
-TEST_CASE("zarr: each lying .zarray field gets its error code", "[zarr][fuzz]") {
+TEST_CASE("each lying .zarray field gets its error code", "[zarr][fuzz]") {
     const auto p = fresh_dir("fields");
     fs::create_directories(p);
     struct edit {
@@ -105,7 +93,7 @@ TEST_CASE("zarr: each lying .zarray field gets its error code", "[zarr][fuzz]") 
             else doc[it.key()] = it.value();
         }
         INFO(doc.dump());
-        put_file(p / ".zarray", doc.dump());
+        nt::test::write_file(p / ".zarray", doc.dump());
         const outcome o = try_open_read(p);
         REQUIRE_FALSE(o.ok);
         INFO(o.message);
@@ -113,26 +101,26 @@ TEST_CASE("zarr: each lying .zarray field gets its error code", "[zarr][fuzz]") 
         CHECK(o.message.find(e.named) != std::string::npos);
     }
     // The unchanged document opens (the edits above are what breaks it).
-    put_file(p / ".zarray", base_zarray.dump());
+    nt::test::write_file(p / ".zarray", base_zarray.dump());
     CHECK(try_open_read(p).ok);
 }
 
 // zarr v2 allows structured dtypes ([["a", "<i2"], ...]); ntensor reads none of them,
 // so by the header's contract it is unsupported_dtype naming the dtype, not a
 // malformed document (format_error).
-TEST_CASE("zarr: a structured dtype is unsupported_dtype, not format_error", "[zarr][fuzz]") {
+TEST_CASE("a structured dtype is unsupported_dtype, not format_error", "[zarr][fuzz]") {
     const auto p = fresh_dir("structured");
     fs::create_directories(p);
     json doc = base_zarray;
     doc["dtype"] = json::array({json::array({"a", "<i2"}), json::array({"b", "<f4"})});
-    put_file(p / ".zarray", doc.dump());
+    nt::test::write_file(p / ".zarray", doc.dump());
     const outcome o = try_open_read(p);
     REQUIRE_FALSE(o.ok);
     INFO(o.message);
     CHECK(o.code == nt::errc::unsupported_dtype);
 }
 
-TEST_CASE("zarr: a .zarray that lies about written chunks gives format_error naming the key", "[zarr][fuzz]") {
+TEST_CASE("a .zarray that lies about written chunks gives format_error naming the key", "[zarr][fuzz]") {
     const std::vector<nt::zarr::codec> codecs = {
         nt::zarr::codec::none(), nt::zarr::codec::zlib(), nt::zarr::codec::gzip(), nt::zarr::codec::zstd(),
         nt::zarr::codec::blosc(), nt::zarr::codec::blosc("lz4hc", 5, 0), nt::zarr::codec::blosc("zlib", 5, 2),
@@ -150,8 +138,8 @@ TEST_CASE("zarr: a .zarray that lies about written chunks gives format_error nam
             auto t = nt::zeros<std::int32_t>({8, 8});
             for (auto& v : t) v = static_cast<std::int32_t>(rng());
             a.write(t);
-            const json good = json::parse(slurp(p / ".zarray"));
-            const std::string stored = slurp(p / key);
+            const json good = json::parse(nt::test::read_file(p / ".zarray"));
+            const std::string stored = nt::test::read_file(p / key);
             // Only chunk 0.1 is left: every other chunk reads as the fill value, so an
             // error can only come from that key.
             for (const auto& k : {"0.0", "1.0", "1.1", "0/0", "1/0", "1/1"}) fs::remove(p / k);
@@ -163,7 +151,7 @@ TEST_CASE("zarr: a .zarray that lies about written chunks gives format_error nam
 
             auto lie = [&](const char* what, json doc) {
                 INFO(what);
-                put_file(p / ".zarray", doc.dump());
+                nt::test::write_file(p / ".zarray", doc.dump());
                 const outcome r = try_open_read(p);
                 if (!r.ok) {
                     INFO(r.message);
@@ -192,7 +180,7 @@ TEST_CASE("zarr: a .zarray that lies about written chunks gives format_error nam
                 CHECK_FALSE(lie("compressor null", d));
             }
             // The truth again: it reads, and chunk 0.1 holds what was written.
-            put_file(p / ".zarray", good.dump());
+            nt::test::write_file(p / ".zarray", good.dump());
             const auto back = nt::zarr::open(p.string()).read({{"Y", nt::range(0, 4)}, {"X", nt::range(4, 8)}});
             CHECK(back.as<std::int32_t>().to_vector() ==
                   nt::any_tensor(t).index(nt::range(0, 4), nt::range(4, 8)).as<std::int32_t>().contiguous().to_vector());
@@ -212,7 +200,7 @@ TEST_CASE("zarr: a .zarray that lies about written chunks gives format_error nam
                 } else {
                     damaged[rng() % std::min<std::size_t>(16, damaged.size())] ^= static_cast<char>(1 + rng() % 255);
                 }
-                put_file(p / key, damaged);
+                nt::test::write_file(p / key, damaged);
                 const outcome r = try_open_read(p);
                 if (!r.ok) {
                     INFO("damage kind " << kind << ", " << damaged.size() << " of " << stored.size() << " bytes: "
@@ -231,11 +219,11 @@ TEST_CASE("zarr: a .zarray that lies about written chunks gives format_error nam
     }
 }
 
-TEST_CASE("zarr: random byte edits of .zarray text never crash", "[zarr][fuzz]") {
+TEST_CASE("random byte edits of .zarray text never crash", "[zarr][fuzz]") {
     const auto p = fresh_dir("bytes");
     auto a = nt::zarr::create(p.string(), nt::dtype::f64, {5, 7}, {2, 3}, {"Y", nt::unnamed});
     a.write(nt::any_tensor(nt::full<double>({5, 7}, 1.5)));
-    const std::string zarray = slurp(p / ".zarray"), zattrs = slurp(p / ".zattrs");
+    const std::string zarray = nt::test::read_file(p / ".zarray"), zattrs = nt::test::read_file(p / ".zattrs");
     std::mt19937 rng(20261124);
     const std::string alphabet = "{}[]\",:-0123456789eE.+ntrufalsNIy<>|fiubc\\ \x00\xff";
     int opened = 0, refused = 0;
@@ -254,8 +242,8 @@ TEST_CASE("zarr: random byte edits of .zarray text never crash", "[zarr][fuzz]")
                     break;
             }
         }
-        put_file(p / ".zarray", i % 2 ? text : zarray);
-        put_file(p / ".zattrs", i % 2 ? zattrs : text);
+        nt::test::write_file(p / ".zarray", i % 2 ? text : zarray);
+        nt::test::write_file(p / ".zattrs", i % 2 ? zattrs : text);
         INFO(text);
         try {
             const auto b = nt::zarr::open(p.string());
@@ -273,13 +261,13 @@ TEST_CASE("zarr: random byte edits of .zarray text never crash", "[zarr][fuzz]")
     CHECK(refused > 100);
 }
 
-TEST_CASE("zarr: odd files and names in a store are errors and never crash", "[zarr][fuzz]") {
+TEST_CASE("odd files and names in a store are errors and never crash", "[zarr][fuzz]") {
     const auto p = fresh_dir("odd");
     nt::zarr::create_options o;
     o.compressor = nt::zarr::codec::zstd();
     auto a = nt::zarr::create(p.string(), nt::dtype::u16, {4, 6}, {2, 3}, {"Y", "X"}, o);
     a.write(nt::any_tensor(nt::full<std::uint16_t>({4, 6}, 11)));
-    const std::string zarray = slurp(p / ".zarray"), zattrs = slurp(p / ".zattrs");
+    const std::string zarray = nt::test::read_file(p / ".zarray"), zattrs = nt::test::read_file(p / ".zattrs");
 
     // A chunk key that is a folder, not a file.
     fs::remove(p / "1.1");
@@ -294,7 +282,7 @@ TEST_CASE("zarr: odd files and names in a store are errors and never crash", "[z
     CHECK(try_open_read(p).ok);  // missing now: the fill value
 
     // An empty chunk file: format_error naming the key.
-    put_file(p / "0.1", "");
+    nt::test::write_file(p / "0.1", "");
     {
         const outcome r = try_open_read(p);
         REQUIRE_FALSE(r.ok);
@@ -304,20 +292,20 @@ TEST_CASE("zarr: odd files and names in a store are errors and never crash", "[z
     }
 
     // .zarray empty, a folder, not an object; .zattrs names of the wrong count or kind.
-    put_file(p / ".zarray", "");
+    nt::test::write_file(p / ".zarray", "");
     CHECK(try_open_read(p, false).code == nt::errc::format_error);
-    put_file(p / ".zarray", "[2]");
+    nt::test::write_file(p / ".zarray", "[2]");
     CHECK(try_open_read(p, false).code == nt::errc::format_error);
     fs::remove(p / ".zarray");
     fs::create_directories(p / ".zarray");
     CHECK_FALSE(try_open_read(p, false).ok);
     fs::remove_all(p / ".zarray");
-    put_file(p / ".zarray", zarray);
+    nt::test::write_file(p / ".zarray", zarray);
     for (const char* dims : {R"({"_ARRAY_DIMENSIONS": ["Y"]})", R"({"_ARRAY_DIMENSIONS": ["Y", "X", "Z"]})",
                              R"({"_ARRAY_DIMENSIONS": ["Y", 3]})", R"({"_ARRAY_DIMENSIONS": "YX"})",
                              R"({"_ARRAY_DIMENSIONS": ["Y", "Y"]})"}) {
         INFO(dims);
-        put_file(p / ".zattrs", dims);
+        nt::test::write_file(p / ".zattrs", dims);
         const outcome r = try_open_read(p, false);
         REQUIRE_FALSE(r.ok);
         INFO(r.message);
@@ -325,7 +313,7 @@ TEST_CASE("zarr: odd files and names in a store are errors and never crash", "[z
         CHECK(r.message.find("_ARRAY_DIMENSIONS") != std::string::npos);
     }
     // The truth again.
-    put_file(p / ".zattrs", zattrs);
+    nt::test::write_file(p / ".zattrs", zattrs);
     fs::remove(p / "0.1");
     CHECK(try_open_read(p).ok);
 }
