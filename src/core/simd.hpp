@@ -17,6 +17,26 @@ namespace nt::detail {
 bool transpose_block(void* dst, std::int64_t dst_row, const void* src, std::int64_t src_row, std::int64_t rows,
                      std::int64_t cols, std::size_t element_size);
 
+/// The arithmetic of simd_binary_row.
+enum class simd_arith : std::uint8_t { add, sub, mul, div };
+
+/// o[i] = a[i * sa] op b[i * sb] for i < n, with sa and sb each 0 (one value for the
+/// whole row) or 1 (contiguous), not both 0: whole vectors of the CPU's widest
+/// instruction set, results identical to the element-wise definition (integer
+/// arithmetic wraps; no integer division). With `stream`, stores past the row's
+/// vector-aligned start are non-temporal and the caller must fence before the result
+/// is read (stream_fence in engine.hpp).
+void simd_binary_row(simd_arith op, float* o, const float* a, std::int64_t sa, const float* b, std::int64_t sb,
+                     std::int64_t n, bool stream);
+void simd_binary_row(simd_arith op, double* o, const double* a, std::int64_t sa, const double* b, std::int64_t sb,
+                     std::int64_t n, bool stream);
+void simd_binary_row(simd_arith op, std::int32_t* o, const std::int32_t* a, std::int64_t sa, const std::int32_t* b,
+                     std::int64_t sb, std::int64_t n, bool stream);
+void simd_binary_row(simd_arith op, std::int16_t* o, const std::int16_t* a, std::int64_t sa, const std::int16_t* b,
+                     std::int64_t sb, std::int64_t n, bool stream);
+void simd_binary_row(simd_arith op, std::uint16_t* o, const std::uint16_t* a, std::int64_t sa,
+                     const std::uint16_t* b, std::int64_t sb, std::int64_t n, bool stream);
+
 /// The instruction sets this binary has kernels for and this CPU runs, best first
 /// ("AVX3", "AVX2", "SSE4", ...), and the one the dispatcher picks now.
 [[nodiscard]] std::vector<std::string> simd_targets();

@@ -12,6 +12,7 @@
 
 #include "bench_support.hpp"
 #include "nt/nt.hpp"
+#include "simd.hpp"
 
 namespace {
 
@@ -180,6 +181,44 @@ void BM_sum_u16(benchmark::State& state) {
     state.SetLabel("sum u16 " + nt::to_string(ct.spec()));
 }
 
+// The SIMD row kernels on each instruction set the CPU runs, one thread, out= form:
+// range(0) the case, range(1) the index in simd_targets() (0 = the best, which the
+// library picks by itself). In L2 (768 KiB at most), so the instruction set shows.
+template <class T>
+void simd_add_case(benchmark::State& state, const std::string& target, std::vector<std::int64_t> a_shape,
+                   std::vector<std::int64_t> b_shape) {
+    const auto a = nt::full<T>(a_shape, T(3));
+    const auto b = nt::full<T>(b_shape, T(2));
+    auto out = a + b;
+    for (auto _ : state) {
+        nt::add(a, b, out);
+        benchmark::DoNotOptimize(out.data());
+    }
+    set_bytes(state, (a.size() + b.size() + out.size()) * static_cast<std::int64_t>(sizeof(T)));
+    state.SetLabel(nt::to_string(a.spec()) + " + " + nt::to_string(b.spec()) + " " +
+                   std::string(nt::to_string(nt::dtype_of<T>)) + " on " + target);
+}
+void BM_simd_add(benchmark::State& state) {
+    nt::set_num_threads(1);
+    const auto targets = nt::detail::simd_targets();
+    const std::string target = targets.at(static_cast<std::size_t>(state.range(1)));
+    nt::detail::force_simd_target(target);
+    switch (state.range(0)) {
+        case 0: simd_add_case<float>(state, target, {64, 1024}, {64, 1024}); break;
+        case 1: simd_add_case<float>(state, target, {64, 1024}, {1024}); break;
+        case 2: simd_add_case<float>(state, target, {64, 1024}, {64, 1}); break;
+        case 3: simd_add_case<double>(state, target, {64, 512}, {64, 512}); break;
+        default: simd_add_case<std::int16_t>(state, target, {64, 1024}, {64, 1024}); break;
+    }
+    nt::detail::force_simd_target("");
+}
+void simd_add_args(benchmark::internal::Benchmark* b) {
+    const auto targets = static_cast<int>(nt::detail::simd_targets().size());
+    for (int c = 0; c < 5; ++c)
+        for (int t = 0; t < targets; ++t) b->Args({c, t});
+    b->ArgNames({"case", "target"});
+}
+
 void add_args(benchmark::internal::Benchmark* b) {
     const int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (int c = 0; c < static_cast<int>(std::size(add_cases)); ++c)
@@ -220,6 +259,7 @@ BENCHMARK(BM_transpose_naive)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_normalize)->Apply(normalize_args)->UseRealTime();
 BENCHMARK(BM_add_int)->Apply(add_int_args)->UseRealTime();
 BENCHMARK(BM_sum_u16)->Apply(sum_args)->UseRealTime();
+BENCHMARK(BM_simd_add)->Apply(simd_add_args)->UseRealTime();
 
 }  // namespace
 

@@ -25,6 +25,7 @@
 #include "engine.hpp"
 #include "engine_reduce.hpp"
 #include "half_convert.hpp"
+#include "simd.hpp"
 #include "nt/detail/ops_kernels.hpp"
 #include "nt/dtype.hpp"
 #include "nt/error.hpp"
@@ -438,6 +439,30 @@ void half_rows(std::span<const std::int64_t> shape, Out* out, std::span<const st
     });
 }
 
+// add, sub, mul and div of the types simd_binary.cpp has row kernels for: their
+// contiguous and broadcast rows run on the CPU's widest vectors (picked at run time),
+// the rest of the engine's cases on the lambda. Both give the same values.
+template <binary_op Op, class T>
+inline constexpr bool has_simd_rows_v =
+    (Op == binary_op::add || Op == binary_op::sub || Op == binary_op::mul ||
+     (Op == binary_op::div && std::is_floating_point_v<T>)) &&
+    (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
+     std::is_same_v<T, std::int16_t> || std::is_same_v<T, std::uint16_t>);
+
+template <binary_op Op, class T, class Scalar>
+struct simd_row_fn {
+    Scalar scalar;
+    static constexpr simd_arith arith = Op == binary_op::add   ? simd_arith::add
+                                        : Op == binary_op::sub ? simd_arith::sub
+                                        : Op == binary_op::mul ? simd_arith::mul
+                                                               : simd_arith::div;
+    T operator()(T x, T y) const { return scalar(x, y); }
+    void row(std::int64_t n, T* o, const T* a, const T* b, std::int64_t a_step, std::int64_t b_step,
+             bool stream) const {
+        simd_binary_row(arith, o, a, a_step, b, b_step, n, stream);
+    }
+};
+
 template <binary_op Op, class T>
 void binary_typed(std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os, const T* a,
                   std::span<const std::int64_t> as, const T* b, std::span<const std::int64_t> bs) {
@@ -445,6 +470,9 @@ void binary_typed(std::span<const std::int64_t> shape, void* out, std::span<cons
     auto* o = static_cast<Out*>(out);
     if constexpr (std::is_same_v<T, half>)
         half_rows<Out, 2>(shape, o, os, {a, b}, {as, bs}, binary_fn<Op, float>());
+    else if constexpr (has_simd_rows_v<Op, T>)
+        elementwise<Out, T, T>(shape, o, os, a, as, b, bs,
+                               simd_row_fn<Op, T, decltype(binary_fn<Op, T>())>{binary_fn<Op, T>()});
     else
         elementwise<Out, T, T>(shape, o, os, a, as, b, bs, binary_fn<Op, T>());
 }

@@ -1,0 +1,153 @@
+// The arithmetic row kernels of simd.hpp, compiled once per Highway target.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd_binary.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "simd.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace nt::detail::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// One operation on whole vectors and on single elements: the scalar form takes the
+// row's unaligned head and its tail, and must give what the vector form gives (every
+// operation here is exact per element, so it does).
+struct AddOp {
+    template <class V> HWY_INLINE V operator()(V x, V y) const { return hn::Add(x, y); }
+    template <class T> HWY_INLINE T scalar(T x, T y) const { return static_cast<T>(wrap(x) + wrap(y)); }
+    // Integer arithmetic wraps, as the vector forms do: computed in uint32 (a 16-bit
+    // type would promote to int, whose overflow is undefined), then narrowed.
+    template <class T> static HWY_INLINE auto wrap(T x) {
+        static_assert(hwy::IsFloat<T>() || sizeof(T) <= 4);
+        if constexpr (hwy::IsFloat<T>()) return x;
+        else return static_cast<std::uint32_t>(x);
+    }
+};
+struct SubOp {
+    template <class V> HWY_INLINE V operator()(V x, V y) const { return hn::Sub(x, y); }
+    template <class T> HWY_INLINE T scalar(T x, T y) const {
+        return static_cast<T>(AddOp::wrap(x) - AddOp::wrap(y));
+    }
+};
+struct MulOp {
+    template <class V> HWY_INLINE V operator()(V x, V y) const { return hn::Mul(x, y); }
+    template <class T> HWY_INLINE T scalar(T x, T y) const {
+        if constexpr (hwy::IsFloat<T>()) return x * y;
+        else return static_cast<T>(AddOp::wrap(x) * AddOp::wrap(y));
+    }
+};
+struct DivOp {
+    template <class V> HWY_INLINE V operator()(V x, V y) const { return hn::Div(x, y); }
+    template <class T> HWY_INLINE T scalar(T x, T y) const { return x / y; }
+};
+
+// o[i] = op(a[i * sa], b[i * sb]), sa and sb 0 or 1 (not both 0). With `stream`, the
+// part of the row from the first vector-aligned element on is written with
+// non-temporal stores (the caller fences).
+template <class T, class Op>
+HWY_INLINE void Row(const Op& op, T* HWY_RESTRICT o, const T* HWY_RESTRICT a, std::int64_t sa,
+                    const T* HWY_RESTRICT b, std::int64_t sb, std::int64_t n, bool stream) {
+    const hn::CappedTag<T, 32 / sizeof(T)> d;
+    const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
+    std::int64_t i = 0;
+    auto scalar_to = [&](std::int64_t end) {
+        for (; i < end; ++i) o[i] = op.scalar(a[i * sa], b[i * sb]);
+    };
+    auto body = [&](auto load_a, auto load_b) {
+        if (stream) {
+            const auto vector_bytes = static_cast<std::uintptr_t>(lanes) * sizeof(T);
+            std::int64_t head = 0;
+            while (head < n && reinterpret_cast<std::uintptr_t>(o + head) % vector_bytes != 0) ++head;
+            if (reinterpret_cast<std::uintptr_t>(o) % sizeof(T) == 0) {
+                scalar_to(head);
+                for (; i + lanes <= n; i += lanes) hn::Stream(op(load_a(i), load_b(i)), d, o + i);
+            }
+        }
+        for (; i + lanes <= n; i += lanes) hn::StoreU(op(load_a(i), load_b(i)), d, o + i);
+    };
+    const auto contiguous = [&](const T* p) { return [&d, p](std::int64_t k) { return hn::LoadU(d, p + k); }; };
+    const auto broadcast = [&](const T* p) {
+        const auto v = hn::Set(d, p[0]);
+        return [v](std::int64_t) { return v; };
+    };
+    if (sa != 0 && sb != 0) body(contiguous(a), contiguous(b));
+    else if (sa != 0) body(contiguous(a), broadcast(b));
+    else body(broadcast(a), contiguous(b));
+    scalar_to(n);
+}
+
+template <class T>
+HWY_NOINLINE void RowOf(simd_arith op, T* o, const T* a, std::int64_t sa, const T* b, std::int64_t sb, std::int64_t n,
+                        bool stream) {
+    switch (op) {
+        case simd_arith::add: return Row(AddOp{}, o, a, sa, b, sb, n, stream);
+        case simd_arith::sub: return Row(SubOp{}, o, a, sa, b, sb, n, stream);
+        case simd_arith::mul: return Row(MulOp{}, o, a, sa, b, sb, n, stream);
+        case simd_arith::div:
+            if constexpr (hwy::IsFloat<T>()) return Row(DivOp{}, o, a, sa, b, sb, n, stream);
+            return;  // simd_binary_row refuses integer division before it gets here
+    }
+}
+
+// HWY_EXPORT takes plain functions: one per element type.
+void RowF32(simd_arith op, float* o, const float* a, std::int64_t sa, const float* b, std::int64_t sb,
+            std::int64_t n, bool stream) {
+    RowOf(op, o, a, sa, b, sb, n, stream);
+}
+void RowF64(simd_arith op, double* o, const double* a, std::int64_t sa, const double* b, std::int64_t sb,
+            std::int64_t n, bool stream) {
+    RowOf(op, o, a, sa, b, sb, n, stream);
+}
+void RowI32(simd_arith op, std::int32_t* o, const std::int32_t* a, std::int64_t sa, const std::int32_t* b,
+            std::int64_t sb, std::int64_t n, bool stream) {
+    RowOf(op, o, a, sa, b, sb, n, stream);
+}
+void RowI16(simd_arith op, std::int16_t* o, const std::int16_t* a, std::int64_t sa, const std::int16_t* b,
+            std::int64_t sb, std::int64_t n, bool stream) {
+    RowOf(op, o, a, sa, b, sb, n, stream);
+}
+void RowU16(simd_arith op, std::uint16_t* o, const std::uint16_t* a, std::int64_t sa, const std::uint16_t* b,
+            std::int64_t sb, std::int64_t n, bool stream) {
+    RowOf(op, o, a, sa, b, sb, n, stream);
+}
+
+}  // namespace nt::detail::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace nt::detail {
+
+HWY_EXPORT(RowF32);
+HWY_EXPORT(RowF64);
+HWY_EXPORT(RowI32);
+HWY_EXPORT(RowI16);
+HWY_EXPORT(RowU16);
+
+void simd_binary_row(simd_arith op, float* o, const float* a, std::int64_t sa, const float* b, std::int64_t sb,
+                     std::int64_t n, bool stream) {
+    HWY_DYNAMIC_DISPATCH(RowF32)(op, o, a, sa, b, sb, n, stream);
+}
+void simd_binary_row(simd_arith op, double* o, const double* a, std::int64_t sa, const double* b, std::int64_t sb,
+                     std::int64_t n, bool stream) {
+    HWY_DYNAMIC_DISPATCH(RowF64)(op, o, a, sa, b, sb, n, stream);
+}
+void simd_binary_row(simd_arith op, std::int32_t* o, const std::int32_t* a, std::int64_t sa, const std::int32_t* b,
+                     std::int64_t sb, std::int64_t n, bool stream) {
+    HWY_DYNAMIC_DISPATCH(RowI32)(op, o, a, sa, b, sb, n, stream);
+}
+void simd_binary_row(simd_arith op, std::int16_t* o, const std::int16_t* a, std::int64_t sa, const std::int16_t* b,
+                     std::int64_t sb, std::int64_t n, bool stream) {
+    HWY_DYNAMIC_DISPATCH(RowI16)(op, o, a, sa, b, sb, n, stream);
+}
+void simd_binary_row(simd_arith op, std::uint16_t* o, const std::uint16_t* a, std::int64_t sa,
+                     const std::uint16_t* b, std::int64_t sb, std::int64_t n, bool stream) {
+    HWY_DYNAMIC_DISPATCH(RowU16)(op, o, a, sa, b, sb, n, stream);
+}
+
+}  // namespace nt::detail
+#endif  // HWY_ONCE

@@ -1,0 +1,159 @@
+// The SIMD row kernels of +, -, * and / (src/core/simd_binary.cpp): on every
+// instruction set this CPU runs, the public operators give, bit for bit, what the
+// element-wise definition gives, computed here one element at a time. Rows are
+// contiguous or broadcast, of lengths around the vector widths, misaligned, and large
+// enough for streaming stores.
+#include <nt_test_support.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "nt/nt.hpp"
+#include "simd.hpp"
+
+namespace {
+
+enum class op { add, sub, mul, div };
+
+template <class T>
+T reference(op o, T x, T y) {
+    if constexpr (std::is_floating_point_v<T>) {
+        switch (o) {
+            case op::add: return x + y;
+            case op::sub: return x - y;
+            case op::mul: return x * y;
+            case op::div: return x / y;
+        }
+    } else {  // two's complement wrap-around, as NumPy's integers
+        const auto ux = static_cast<std::uint32_t>(x), uy = static_cast<std::uint32_t>(y);
+        switch (o) {
+            case op::add: return static_cast<T>(ux + uy);
+            case op::sub: return static_cast<T>(ux - uy);
+            case op::mul: return static_cast<T>(ux * uy);
+            case op::div: break;
+        }
+    }
+    return T{};
+}
+
+template <class T>
+nt::Tensor<T> apply(op o, const nt::Tensor<T>& a, const nt::Tensor<T>& b) {
+    switch (o) {
+        case op::add: return a + b;
+        case op::sub: return a - b;
+        case op::mul: return a * b;
+        case op::div:
+            if constexpr (std::is_floating_point_v<T>) return a / b;
+            break;
+    }
+    return {};
+}
+
+template <class T>
+nt::Tensor<T> random_tensor(std::mt19937& rng, std::vector<std::int64_t> shape) {
+    auto t = nt::empty<T>(shape);
+    T* p = t.mutable_data();
+    for (std::int64_t i = 0; i < t.size(); ++i) {
+        if constexpr (std::is_floating_point_v<T>) {
+            static const T specials[] = {T(0), T(-0.0), std::numeric_limits<T>::infinity(),
+                                         -std::numeric_limits<T>::infinity(), std::numeric_limits<T>::quiet_NaN(),
+                                         std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::max()};
+            p[i] = rng() % 16 == 0 ? specials[rng() % std::size(specials)]
+                                   : static_cast<T>(std::normal_distribution<double>(0, 1000)(rng));
+        } else {
+            p[i] = static_cast<T>(rng());  // the whole range: sums and products wrap
+        }
+    }
+    return t;
+}
+
+template <class T>
+bool same_bits(T x, T y) {
+    if constexpr (std::is_floating_point_v<T>)
+        if (std::isnan(x) && std::isnan(y)) return true;
+    return std::memcmp(&x, &y, sizeof(T)) == 0;
+}
+
+// a (rows, cols) op b, b shaped (rows, cols), (cols) or (rows, 1), and the mirrored
+// forms; `shift` views both from their second column (rows misaligned to vectors).
+template <class T>
+void check_rows(std::mt19937& rng, std::int64_t rows, std::int64_t cols, std::int64_t shift) {
+    const auto full = random_tensor<T>(rng, {rows, cols + shift});
+    const auto a = full.index(nt::all, nt::range(shift, cols + shift));
+    const auto same = random_tensor<T>(rng, {rows, cols + shift}).index(nt::all, nt::range(shift, cols + shift));
+    const auto row = random_tensor<T>(rng, {cols});
+    const auto column = random_tensor<T>(rng, {rows, 1});
+    for (const op o : {op::add, op::sub, op::mul, op::div}) {
+        if (o == op::div && !std::is_floating_point_v<T>) continue;
+        for (int form = 0; form < 6; ++form) {
+            const nt::Tensor<T>& other = form % 3 == 0 ? same : form % 3 == 1 ? row : column;
+            const bool mirrored = form >= 3;
+            const auto result = mirrored ? apply(o, other, a) : apply(o, a, other);
+            REQUIRE(result.rank() == 2);
+            std::int64_t wrong = 0;
+            for (std::int64_t r = 0; r < rows; ++r)
+                for (std::int64_t c = 0; c < cols; ++c) {
+                    const T x = a.at(r, c);
+                    const T y = form % 3 == 0 ? same.at(r, c) : form % 3 == 1 ? row.at(c) : column.at(r, 0);
+                    const T want = mirrored ? reference(o, y, x) : reference(o, x, y);
+                    if (!same_bits(result.at(r, c), want)) ++wrong;
+                }
+            INFO("op " << static_cast<int>(o) << " form " << form << " (" << rows << "," << cols << ") shift "
+                       << shift);
+            CHECK(wrong == 0);
+        }
+    }
+}
+
+template <class T>
+void check_type(std::mt19937& rng) {
+    for (const std::int64_t cols : {31, 32, 33, 71, 1000})
+        for (const std::int64_t shift : {0, 1}) check_rows<T>(rng, 5, cols, shift);
+}
+
+}  // namespace
+
+TEST_CASE("+ - * / give the element-wise values on every SIMD target this CPU runs", "[ops][simd]") {
+    const std::vector<std::string> targets = nt::detail::simd_targets();
+    REQUIRE(!targets.empty());
+    std::mt19937 rng(20261124);
+    for (const std::string& target : targets) {
+        nt::detail::force_simd_target(target);
+        INFO("target " << target);
+        check_type<float>(rng);
+        check_type<double>(rng);
+        check_type<std::int32_t>(rng);
+        check_type<std::int16_t>(rng);
+        check_type<std::uint16_t>(rng);
+    }
+    nt::detail::force_simd_target("");
+}
+
+TEST_CASE("outputs large enough for streaming stores agree on every SIMD target", "[ops][simd]") {
+    // 9 rows of 2^20 - 3 floats: a 36 MiB result (streamed), rows starting off the
+    // vector alignment after the first.
+    const std::vector<std::string> targets = nt::detail::simd_targets();
+    std::mt19937 rng(7);
+    const std::int64_t rows = 9, cols = (std::int64_t{1} << 20) - 3;
+    const auto a = random_tensor<float>(rng, {rows, cols});
+    const auto b = random_tensor<float>(rng, {rows, cols});
+    for (const std::string& target : targets) {
+        nt::detail::force_simd_target(target);
+        INFO("target " << target);
+        for (const op o : {op::add, op::div}) {
+            const auto result = apply(o, a, b);
+            const float* x = a.data();
+            const float* y = b.data();
+            const float* got = result.data();
+            std::int64_t wrong = 0;
+            for (std::int64_t i = 0; i < rows * cols; ++i)
+                if (!same_bits(got[i], reference(o, x[i], y[i]))) ++wrong;
+            CHECK(wrong == 0);
+        }
+    }
+    nt::detail::force_simd_target("");
+}
