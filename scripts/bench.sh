@@ -4,8 +4,30 @@
 # Not part of the test command: timings belong here, never in unit tests.
 #   scripts/bench.sh              # bench_ops + NumPy comparison
 #   scripts/bench.sh --all        # also bench_match, bench_views, bench_engine
+#   scripts/bench.sh --peers      # only the side-by-side table with xtensor, Eigen,
+#                                 # libtorch and NumPy (installs those packages)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = "--peers" ]; then
+    scripts/install-deps.sh --peers
+    build=build/peers
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNTENSOR_BUILD_TESTS=OFF \
+          -DNTENSOR_BUILD_BENCHMARKS=OFF -DNTENSOR_BUILD_EXAMPLES=OFF -DNTENSOR_BUILD_PEER_BENCHMARKS=ON
+    cmake --build "$build" --parallel "$(nproc)"
+    out="$build/results"
+    mkdir -p "$out"
+    bin="$build/tests/bench/peers"
+    echo "== side by side ($(date -u '+%Y-%m-%d %H:%M UTC'), $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores)"
+    echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    /usr/bin/python3 tests/bench/peers/peers_numpy.py >"$out/numpy.txt"
+    for p in peers_xtensor peers_eigen peers_torch peers_ntensor; do
+        if [ -x "$bin/$p" ]; then "$bin/$p" >"$out/$p.txt"; else echo "($p not built: its library was not found)"; fi
+    done
+    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    /usr/bin/python3 tests/bench/peers/peers_report.py "$out"/*.txt | tee "$out/report_peers.md"
+    exit 0
+fi
 scripts/install-deps.sh
 
 build=build/bench

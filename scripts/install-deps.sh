@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ntensor needs, if any is missing (with sudo when
 # not root). Safe to run repeatedly: it does nothing when everything is there.
+#   scripts/install-deps.sh           # what the build, the tests and the benchmarks need
+#   scripts/install-deps.sh --peers   # also the libraries of scripts/bench.sh --peers
 set -euo pipefail
 
 packages=(g++ cmake ninja-build libboost-dev librange-v3-dev catch2 nlohmann-json3-dev libbenchmark-dev python3-numpy zlib1g-dev libopenblas-dev libhwy-dev
           libzstd-dev libblosc-dev python3-zarr python3-numcodecs python3-xarray python3-dask python3-distributed)
+if [ "${1:-}" = "--peers" ]; then
+    packages+=(libxtensor-dev libxsimd-dev libeigen3-dev libtorch-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

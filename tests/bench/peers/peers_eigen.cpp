@@ -1,0 +1,77 @@
+// Eigen 3.4 Tensor's side of scripts/bench.sh --peers (row-major tensors, the default
+// single-threaded device).
+#include <unsupported/Eigen/CXX11/Tensor>
+
+#include "peers_timing.hpp"
+
+namespace {
+
+using peers::best_of_15;
+using peers::keep;
+using peers::report;
+
+template <int N>
+using tensor = Eigen::Tensor<float, N, Eigen::RowMajor>;
+
+template <int N>
+void add(const char* workload, const Eigen::array<Eigen::Index, N>& a_shape,
+         const Eigen::array<Eigen::Index, N>& b_shape) {
+    tensor<N> a(a_shape), b(b_shape);
+    a.setConstant(1.5f);
+    b.setConstant(2.5f);
+    Eigen::array<Eigen::Index, N> times;
+    for (int i = 0; i < N; ++i) times[i] = a_shape[i] / b_shape[i];
+    tensor<N> out(a_shape);
+    report(workload, "Eigen", best_of_15([&] {
+               out = a + b.broadcast(times);
+               keep(out.data());
+           }));
+}
+
+}  // namespace
+
+int main() {
+    add<4>("add (10,3,256,384)+(10,1,256,384)", {10, 3, 256, 384}, {10, 1, 256, 384});
+    add<4>("add (20,3,512,512)+(20,1,512,512)", {20, 3, 512, 512}, {20, 1, 512, 512});
+    add<2>("inner broadcast (4096,4096)+(4096,1)", {4096, 4096}, {4096, 1});
+    {
+        // (4,8) + (8): the row as (1,8) broadcast 4 times.
+        tensor<2> a(4, 8), b(1, 8), out(4, 8);
+        a.setConstant(1.5f);
+        b.setConstant(2.5f);
+        const Eigen::array<Eigen::Index, 2> times{4, 1};
+        report("tiny (4,8)+(8) into out", "Eigen", best_of_15([&] {
+                   out = a + b.broadcast(times);
+                   keep(out.data());
+               }));
+    }
+    {
+        tensor<2> t(4096, 4096);
+        t.setRandom();
+        const Eigen::array<int, 2> swap{1, 0};
+        report("transpose copy 4096^2", "Eigen", best_of_15([&] {
+                   tensor<2> r = t.shuffle(swap);
+                   keep(r.data());
+               }));
+    }
+    {
+        tensor<3> t(3, 256, 384);
+        t.setRandom();
+        const Eigen::array<int, 3> order{2, 1, 0};
+        report("permuted copy (3,256,384)->(2,1,0)", "Eigen", best_of_15([&] {
+                   tensor<3> r = t.shuffle(order);
+                   keep(r.data());
+               }));
+    }
+    {
+        // Fortran order of a row-major tensor: all axes reversed, then read in order.
+        tensor<3> t(256, 384, 3);
+        t.setRandom();
+        const Eigen::array<int, 3> order{2, 1, 0};
+        const Eigen::array<Eigen::Index, 1> flat{256 * 384 * 3};
+        report("Fortran flatten (256,384,3)", "Eigen", best_of_15([&] {
+                   tensor<1> r = t.shuffle(order).reshape(flat);
+                   keep(r.data());
+               }));
+    }
+}
