@@ -18,12 +18,12 @@ bool transpose_block(void* dst, std::int64_t dst_row, const void* src, std::int6
                      std::int64_t cols, std::size_t element_size);
 
 /// The arithmetic of simd_binary_row.
-enum class simd_arith : std::uint8_t { add, sub, mul, div };
+enum class simd_arith : std::uint8_t { add, sub, mul, div, min, max };
 
 /// o[i] = a[i * sa] op b[i * sb] for i < n, with sa and sb each 0 (one value for the
 /// whole row) or 1 (contiguous), not both 0: whole vectors of the CPU's widest
 /// instruction set, results identical to the element-wise definition (integer
-/// arithmetic wraps; no integer division). With `stream`, stores past the row's
+/// arithmetic wraps; no integer division; min and max with NumPy's NaN rule). With `stream`, stores past the row's
 /// vector-aligned start are non-temporal and the caller must fence before the result
 /// is read (stream_fence in engine.hpp).
 void simd_binary_row(simd_arith op, float* o, const float* a, std::int64_t sa, const float* b, std::int64_t sb,

@@ -186,17 +186,18 @@ void BM_sum_u16(benchmark::State& state) {
 // library picks by itself). In L2 (768 KiB at most), so the instruction set shows.
 template <class T>
 void simd_add_case(benchmark::State& state, const std::string& target, std::vector<std::int64_t> a_shape,
-                   std::vector<std::int64_t> b_shape) {
+                   std::vector<std::int64_t> b_shape, bool maximum = false) {
     const auto a = nt::full<T>(a_shape, T(3));
     const auto b = nt::full<T>(b_shape, T(2));
     auto out = a + b;
     for (auto _ : state) {
-        nt::add(a, b, out);
+        if (maximum) nt::maximum(a, b, out);
+        else nt::add(a, b, out);
         benchmark::DoNotOptimize(out.data());
     }
     set_bytes(state, (a.size() + b.size() + out.size()) * static_cast<std::int64_t>(sizeof(T)));
-    state.SetLabel(nt::to_string(a.spec()) + " + " + nt::to_string(b.spec()) + " " +
-                   std::string(nt::to_string(nt::dtype_of<T>)) + " on " + target);
+    state.SetLabel((maximum ? "maximum " : "") + nt::to_string(a.spec()) + (maximum ? ", " : " + ") +
+                   nt::to_string(b.spec()) + " " + std::string(nt::to_string(nt::dtype_of<T>)) + " on " + target);
 }
 void BM_simd_add(benchmark::State& state) {
     nt::set_num_threads(1);
@@ -208,13 +209,14 @@ void BM_simd_add(benchmark::State& state) {
         case 1: simd_add_case<float>(state, target, {64, 1024}, {1024}); break;
         case 2: simd_add_case<float>(state, target, {64, 1024}, {64, 1}); break;
         case 3: simd_add_case<double>(state, target, {64, 512}, {64, 512}); break;
-        default: simd_add_case<std::int16_t>(state, target, {64, 1024}, {64, 1024}); break;
+        case 4: simd_add_case<std::int16_t>(state, target, {64, 1024}, {64, 1024}); break;
+        default: simd_add_case<float>(state, target, {64, 1024}, {64, 1024}, true); break;
     }
     nt::detail::force_simd_target("");
 }
 void simd_add_args(benchmark::internal::Benchmark* b) {
     const auto targets = static_cast<int>(nt::detail::simd_targets().size());
-    for (int c = 0; c < 5; ++c)
+    for (int c = 0; c < 6; ++c)
         for (int t = 0; t < targets; ++t) b->Args({c, t});
     b->ArgNames({"case", "target"});
 }

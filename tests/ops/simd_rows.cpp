@@ -1,4 +1,4 @@
-// The SIMD row kernels of +, -, * and / (src/core/simd_binary.cpp): on every
+// The SIMD row kernels of +, -, *, /, minimum and maximum (src/core/simd_binary.cpp): on every
 // instruction set this CPU runs, the public operators give, bit for bit, what the
 // element-wise definition gives, computed here one element at a time. Rows are
 // contiguous or broadcast, of lengths around the vector widths, misaligned, and large
@@ -17,16 +17,25 @@
 
 namespace {
 
-enum class op { add, sub, mul, div };
+enum class op { add, sub, mul, div, min, max };
 
 template <class T>
 T reference(op o, T x, T y) {
+    if (o == op::min || o == op::max) {  // NumPy: a NaN wins (the first), ties keep x
+        if constexpr (std::is_floating_point_v<T>) {
+            if (std::isnan(x)) return x;
+            if (std::isnan(y)) return y;
+        }
+        if (o == op::min) return y < x ? y : x;
+        return x < y ? y : x;
+    }
     if constexpr (std::is_floating_point_v<T>) {
         switch (o) {
             case op::add: return x + y;
             case op::sub: return x - y;
             case op::mul: return x * y;
             case op::div: return x / y;
+            default: break;
         }
     } else {  // two's complement wrap-around, as NumPy's integers
         const auto ux = static_cast<std::uint32_t>(x), uy = static_cast<std::uint32_t>(y);
@@ -34,7 +43,7 @@ T reference(op o, T x, T y) {
             case op::add: return static_cast<T>(ux + uy);
             case op::sub: return static_cast<T>(ux - uy);
             case op::mul: return static_cast<T>(ux * uy);
-            case op::div: break;
+            default: break;
         }
     }
     return T{};
@@ -49,6 +58,8 @@ nt::Tensor<T> apply(op o, const nt::Tensor<T>& a, const nt::Tensor<T>& b) {
         case op::div:
             if constexpr (std::is_floating_point_v<T>) return a / b;
             break;
+        case op::min: return nt::minimum(a, b);
+        case op::max: return nt::maximum(a, b);
     }
     return {};
 }
@@ -87,7 +98,7 @@ void check_rows(std::mt19937& rng, std::int64_t rows, std::int64_t cols, std::in
     const auto same = random_tensor<T>(rng, {rows, cols + shift}).index(nt::all, nt::range(shift, cols + shift));
     const auto row = random_tensor<T>(rng, {cols});
     const auto column = random_tensor<T>(rng, {rows, 1});
-    for (const op o : {op::add, op::sub, op::mul, op::div}) {
+    for (const op o : {op::add, op::sub, op::mul, op::div, op::min, op::max}) {
         if (o == op::div && !std::is_floating_point_v<T>) continue;
         for (int form = 0; form < 6; ++form) {
             const nt::Tensor<T>& other = form % 3 == 0 ? same : form % 3 == 1 ? row : column;
@@ -117,7 +128,7 @@ void check_type(std::mt19937& rng) {
 
 }  // namespace
 
-TEST_CASE("+ - * / give the element-wise values on every SIMD target this CPU runs", "[ops][simd]") {
+TEST_CASE("+ - * / minimum maximum give the element-wise values on every SIMD target this CPU runs", "[ops][simd]") {
     const std::vector<std::string> targets = nt::detail::simd_targets();
     REQUIRE(!targets.empty());
     std::mt19937 rng(20261124);
@@ -144,7 +155,7 @@ TEST_CASE("outputs large enough for streaming stores agree on every SIMD target"
     for (const std::string& target : targets) {
         nt::detail::force_simd_target(target);
         INFO("target " << target);
-        for (const op o : {op::add, op::div}) {
+        for (const op o : {op::add, op::div, op::max}) {
             const auto result = apply(o, a, b);
             const float* x = a.data();
             const float* y = b.data();
@@ -154,6 +165,24 @@ TEST_CASE("outputs large enough for streaming stores agree on every SIMD target"
                 if (!same_bits(got[i], reference(o, x[i], y[i]))) ++wrong;
             CHECK(wrong == 0);
         }
+    }
+    nt::detail::force_simd_target("");
+}
+
+TEST_CASE("minimum and maximum of signed zeros keep the first operand on every SIMD target", "[ops][simd]") {
+    // -0.0 == +0.0: the element loop returns its first operand, and so must the vectors
+    // (a blend on the wrong side of the comparison flips signs only here).
+    const std::int64_t n = 100;
+    auto x = nt::empty<float>({n}), y = nt::empty<float>({n});
+    for (std::int64_t i = 0; i < n; ++i) {
+        x.mutable_data()[i] = i % 2 ? -0.0f : 0.0f;
+        y.mutable_data()[i] = i % 2 ? 0.0f : -0.0f;
+    }
+    for (const std::string& target : nt::detail::simd_targets()) {
+        nt::detail::force_simd_target(target);
+        INFO("target " << target);
+        for (const auto& result : {nt::minimum(x, y), nt::maximum(x, y)})
+            for (std::int64_t i = 0; i < n; ++i) CHECK(std::signbit(result.at(i)) == std::signbit(x.at(i)));
     }
     nt::detail::force_simd_target("");
 }

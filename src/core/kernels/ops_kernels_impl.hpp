@@ -439,13 +439,13 @@ void half_rows(std::span<const std::int64_t> shape, Out* out, std::span<const st
     });
 }
 
-// add, sub, mul and div of the types simd_binary.cpp has row kernels for: their
+// add, sub, mul, div, min and max of the types simd_binary.cpp has row kernels for: their
 // contiguous and broadcast rows run on the CPU's widest vectors (picked at run time),
 // the rest of the engine's cases on the lambda. Both give the same values.
 template <binary_op Op, class T>
 inline constexpr bool has_simd_rows_v =
-    (Op == binary_op::add || Op == binary_op::sub || Op == binary_op::mul ||
-     (Op == binary_op::div && std::is_floating_point_v<T>)) &&
+    (Op == binary_op::add || Op == binary_op::sub || Op == binary_op::mul || Op == binary_op::min ||
+     Op == binary_op::max || (Op == binary_op::div && std::is_floating_point_v<T>)) &&
     (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
      std::is_same_v<T, std::int16_t> || std::is_same_v<T, std::uint16_t>);
 
@@ -455,6 +455,8 @@ struct simd_row_fn {
     static constexpr simd_arith arith = Op == binary_op::add   ? simd_arith::add
                                         : Op == binary_op::sub ? simd_arith::sub
                                         : Op == binary_op::mul ? simd_arith::mul
+                                        : Op == binary_op::min ? simd_arith::min
+                                        : Op == binary_op::max ? simd_arith::max
                                                                : simd_arith::div;
     T operator()(T x, T y) const { return scalar(x, y); }
     void row(std::int64_t n, T* o, const T* a, const T* b, std::int64_t a_step, std::int64_t b_step,
