@@ -46,12 +46,14 @@ struct DivOp {
     template <class T> HWY_INLINE T scalar(T x, T y) const { return x / y; }
 };
 
-// NumPy's minimum and maximum: a NaN operand is the result (the first one when both
-// are), else the smaller (larger) value, and `a` when the two compare equal (so
-// min(-0.0, +0.0) is -0.0 and min(+0.0, -0.0) is +0.0, as in the element loop).
-struct MinOp {
+// NumPy's minimum (kMax false) and maximum: a NaN operand is the result (the first
+// one when both are), else the smaller (larger) value, and `a` when the two compare
+// equal (so min(-0.0, +0.0) is -0.0 and min(+0.0, -0.0) is +0.0, as in the element
+// loop).
+template <bool kMax>
+struct ExtremeOp {
     template <class V> HWY_INLINE V operator()(V x, V y) const {
-        const auto r = hn::IfThenElse(hn::Lt(y, x), y, x);
+        const auto r = hn::IfThenElse(kMax ? hn::Lt(x, y) : hn::Lt(y, x), y, x);
         if constexpr (hwy::IsFloat<hn::TFromV<V>>())
             return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenElse(hn::IsNaN(y), y, r));
         else return r;
@@ -61,22 +63,7 @@ struct MinOp {
             if (x != x) return x;
             if (y != y) return y;
         }
-        return y < x ? y : x;
-    }
-};
-struct MaxOp {
-    template <class V> HWY_INLINE V operator()(V x, V y) const {
-        const auto r = hn::IfThenElse(hn::Lt(x, y), y, x);
-        if constexpr (hwy::IsFloat<hn::TFromV<V>>())
-            return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenElse(hn::IsNaN(y), y, r));
-        else return r;
-    }
-    template <class T> HWY_INLINE T scalar(T x, T y) const {
-        if constexpr (hwy::IsFloat<T>()) {
-            if (x != x) return x;
-            if (y != y) return y;
-        }
-        return x < y ? y : x;
+        return (kMax ? x < y : y < x) ? y : x;
     }
 };
 
@@ -122,8 +109,8 @@ HWY_NOINLINE void RowOf(simd_arith op, T* o, const T* a, std::int64_t sa, const 
         case simd_arith::add: return Row(AddOp{}, o, a, sa, b, sb, n, stream);
         case simd_arith::sub: return Row(SubOp{}, o, a, sa, b, sb, n, stream);
         case simd_arith::mul: return Row(MulOp{}, o, a, sa, b, sb, n, stream);
-        case simd_arith::min: return Row(MinOp{}, o, a, sa, b, sb, n, stream);
-        case simd_arith::max: return Row(MaxOp{}, o, a, sa, b, sb, n, stream);
+        case simd_arith::min: return Row(ExtremeOp<false>{}, o, a, sa, b, sb, n, stream);
+        case simd_arith::max: return Row(ExtremeOp<true>{}, o, a, sa, b, sb, n, stream);
         case simd_arith::div:
             if constexpr (hwy::IsFloat<T>()) return Row(DivOp{}, o, a, sa, b, sb, n, stream);
             return;  // simd_binary_row refuses integer division before it gets here

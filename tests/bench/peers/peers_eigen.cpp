@@ -28,6 +28,17 @@ void add(const char* workload, const Eigen::array<Eigen::Index, N>& a_shape,
            }));
 }
 
+// A materialised permutation of a random tensor.
+template <int N>
+void shuffled(const char* workload, const Eigen::array<Eigen::Index, N>& shape, const Eigen::array<int, N>& order) {
+    tensor<N> t(shape);
+    t.setRandom();
+    report(workload, "Eigen", best_of_15([&] {
+               tensor<N> r = t.shuffle(order);
+               keep(r.data());
+           }));
+}
+
 }  // namespace
 
 int main() {
@@ -45,24 +56,8 @@ int main() {
                    keep(out.data());
                }));
     }
-    {
-        tensor<2> t(4096, 4096);
-        t.setRandom();
-        const Eigen::array<int, 2> swap{1, 0};
-        report("transpose copy 4096^2", "Eigen", best_of_15([&] {
-                   tensor<2> r = t.shuffle(swap);
-                   keep(r.data());
-               }));
-    }
-    {
-        tensor<3> t(3, 256, 384);
-        t.setRandom();
-        const Eigen::array<int, 3> order{2, 1, 0};
-        report("permuted copy (3,256,384)->(2,1,0)", "Eigen", best_of_15([&] {
-                   tensor<3> r = t.shuffle(order);
-                   keep(r.data());
-               }));
-    }
+    shuffled<2>("transpose copy 4096^2", {4096, 4096}, {1, 0});
+    shuffled<3>("permuted copy (3,256,384)->(2,1,0)", {3, 256, 384}, {2, 1, 0});
     {
         // Fortran order of a row-major tensor: all axes reversed, then read in order.
         tensor<3> t(256, 384, 3);
