@@ -4,6 +4,11 @@
 
 #include "peers_timing.hpp"
 
+// The column: "Eigen", or "Eigen -march=native" for the second build.
+#ifndef PEERS_COLUMN
+#define PEERS_COLUMN "Eigen"
+#endif
+
 namespace {
 
 using peers::best_of_15;
@@ -22,7 +27,7 @@ void add(const char* workload, const Eigen::array<Eigen::Index, N>& a_shape,
     Eigen::array<Eigen::Index, N> times;
     for (int i = 0; i < N; ++i) times[i] = a_shape[i] / b_shape[i];
     tensor<N> out(a_shape);
-    report(workload, "Eigen", best_of_15([&] {
+    report(workload, PEERS_COLUMN, best_of_15([&] {
                out = a + b.broadcast(times);
                keep(out.data());
            }));
@@ -33,7 +38,7 @@ template <int N>
 void shuffled(const char* workload, const Eigen::array<Eigen::Index, N>& shape, const Eigen::array<int, N>& order) {
     tensor<N> t(shape);
     t.setRandom();
-    report(workload, "Eigen", best_of_15([&] {
+    report(workload, PEERS_COLUMN, best_of_15([&] {
                tensor<N> r = t.shuffle(order);
                keep(r.data());
            }));
@@ -51,9 +56,13 @@ int main() {
         a.setConstant(1.5f);
         b.setConstant(2.5f);
         const Eigen::array<Eigen::Index, 2> times{4, 1};
-        report("tiny (4,8)+(8) into out", "Eigen", best_of_15([&] {
+        report("tiny (4,8)+(8) into out", PEERS_COLUMN, best_of_15([&] {
                    out = a + b.broadcast(times);
                    keep(out.data());
+               }));
+        report("tiny (4,8)+(8) fresh", PEERS_COLUMN, best_of_15([&] {
+                   const tensor<2> r = a + b.broadcast(times);
+                   keep(r.data());
                }));
     }
     shuffled<2>("transpose copy 4096^2", {4096, 4096}, {1, 0});
@@ -64,8 +73,18 @@ int main() {
         t.setRandom();
         const Eigen::array<int, 3> order{2, 1, 0};
         const Eigen::array<Eigen::Index, 1> flat{256 * 384 * 3};
-        report("Fortran flatten (256,384,3)", "Eigen", best_of_15([&] {
+        report("Fortran flatten (256,384,3)", PEERS_COLUMN, best_of_15([&] {
                    tensor<1> r = t.shuffle(order).reshape(flat);
+                   keep(r.data());
+               }));
+    }
+    {
+        // Eigen's unfold: extract_patches of 8, (n-7, 8) in row-major.
+        tensor<1> t(10'000'000);
+        t.setRandom();
+        const Eigen::array<Eigen::Index, 1> window{8};
+        report("unfold 1e7 window 8", PEERS_COLUMN, best_of_15([&] {
+                   tensor<2> r = t.extract_patches(window);
                    keep(r.data());
                }));
     }

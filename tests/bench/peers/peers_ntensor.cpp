@@ -1,5 +1,5 @@
 // ntensor's side of scripts/bench.sh --peers: the workloads of peers_timing.hpp on 1
-// and 2 threads, the named forms of the first add, and memcpy of each byte count.
+// and 2 threads, the named forms of the adds, and memcpy of each byte count.
 #include <cstring>
 #include <vector>
 
@@ -47,29 +47,59 @@ void copy(const char* workload, const nt::Tensor<float>& src, Make make) {
     memcpy_of(workload, static_cast<std::size_t>(make(src).size()) * 2 * sizeof(float));
 }
 
+// The named forms of an add (one thread): `a` named `a_names`, `b` named `b_names` in
+// the same axis order ("ntensor named") and, when `b_swapped` is given, the same
+// values stored with its last two axes swapped ("ntensor named, permuted").
+void named(const char* workload, std::vector<std::int64_t> a_shape, nt::names_arg a_names,
+           std::vector<std::int64_t> b_shape, nt::names_arg b_names,
+           std::vector<std::int64_t> b_swapped_shape = {}, nt::names_arg b_swapped_names = {}) {
+    nt::set_num_threads(1);
+    const auto a = nt::full<float>(a_shape, 1.5f).rename(a_names);
+    const auto same = nt::full<float>(b_shape, 2.5f).rename(b_names);
+    auto out = a + same;
+    report(workload, "ntensor named", best_of_15([&] {
+               nt::add(a, same, out);
+               keep(out.data());
+           }));
+    if (b_swapped_shape.empty()) return;
+    const auto swapped = nt::full<float>(b_swapped_shape, 2.5f).rename(b_swapped_names);
+    report(workload, "ntensor named, permuted", best_of_15([&] {
+               nt::add(a, swapped, out);
+               keep(out.data());
+           }));
+}
+
 }  // namespace
 
 int main() {
+    // Named: the labels (?,H,W) stored in the image's order, and stored (?,W,H).
     add("add (10,3,256,384)+(10,1,256,384)", {10, 3, 256, 384}, {10, 1, 256, 384});
-    {
-        // The named forms: labels (?,H,W) stored in the image's order, and stored (?,W,H).
-        nt::set_num_threads(1);
-        const auto img = nt::full<float>({10, 3, 256, 384}, 1.5f).rename({"?", "C", "H", "W"});
-        const auto same = nt::full<float>({10, 256, 384}, 2.5f).rename({"?", "H", "W"});
-        const auto swapped = nt::full<float>({10, 384, 256}, 2.5f).rename({"?", "W", "H"});
-        auto out = img + same;
-        report("add (10,3,256,384)+(10,1,256,384)", "ntensor named", best_of_15([&] {
-                   nt::add(img, same, out);
-                   keep(out.data());
-               }));
-        report("add (10,3,256,384)+(10,1,256,384)", "ntensor named, permuted", best_of_15([&] {
-                   nt::add(img, swapped, out);
-                   keep(out.data());
-               }));
-    }
+    named("add (10,3,256,384)+(10,1,256,384)", {10, 3, 256, 384}, {"?", "C", "H", "W"}, {10, 256, 384},
+          {"?", "H", "W"}, {10, 384, 256}, {"?", "W", "H"});
     add("add (20,3,512,512)+(20,1,512,512)", {20, 3, 512, 512}, {20, 1, 512, 512});
+    named("add (20,3,512,512)+(20,1,512,512)", {20, 3, 512, 512}, {"?", "C", "H", "W"}, {20, 512, 512},
+          {"?", "H", "W"}, {20, 512, 512}, {"?", "W", "H"});
     add("inner broadcast (4096,4096)+(4096,1)", {4096, 4096}, {4096, 1});
     add("tiny (4,8)+(8) into out", {4, 8}, {8});
+    named("tiny (4,8)+(8) into out", {4, 8}, {"R", "C"}, {8}, {"C"});
+    {
+        // A new result each call: the allocation is part of the time.
+        const auto a = nt::full<float>({4, 8}, 1.5f), b = nt::full<float>({8}, 2.5f);
+        for (const int threads : {1, 2}) {
+            nt::set_num_threads(threads);
+            report("tiny (4,8)+(8) fresh", threads == 1 ? "ntensor 1T" : "ntensor 2T", best_of_15([&] {
+                       const auto r = a + b;
+                       keep(r.data());
+                   }));
+        }
+        nt::set_num_threads(1);
+        const auto an = a.rename({"R", "C"}), bn = b.rename({"C"});
+        report("tiny (4,8)+(8) fresh", "ntensor named", best_of_15([&] {
+                   const auto r = an + bn;
+                   keep(r.data());
+               }));
+        memcpy_of("tiny (4,8)+(8) fresh", (32 + 8 + 32) * sizeof(float));
+    }
     copy("transpose copy 4096^2", nt::arange<float>(4096 * 4096).reshape({4096, 4096}),
          [](const nt::Tensor<float>& t) { return t.transpose().contiguous(); });
     copy("permuted copy (3,256,384)->(2,1,0)", nt::arange<float>(3 * 256 * 384).reshape({3, 256, 384}),

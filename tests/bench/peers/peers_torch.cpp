@@ -35,6 +35,13 @@ int main() {
     add("add (20,3,512,512)+(20,1,512,512)", {20, 3, 512, 512}, {20, 1, 512, 512});
     add("inner broadcast (4096,4096)+(4096,1)", {4096, 4096}, {4096, 1});
     add("tiny (4,8)+(8) into out", {4, 8}, {8});
+    {
+        const auto a = torch::full({4, 8}, 1.5f), b = torch::full({8}, 2.5f);
+        report("tiny (4,8)+(8) fresh", "libtorch", best_of_15([&] {
+                   const torch::Tensor r = a + b;
+                   keep(r.data_ptr<float>());
+               }));
+    }
     copy("transpose copy 4096^2", torch::arange(4096 * 4096, torch::kFloat).reshape({4096, 4096}),
          [](const torch::Tensor& t) { return t.t().contiguous(); });
     copy("permuted copy (3,256,384)->(2,1,0)", torch::arange(3 * 256 * 384, torch::kFloat).reshape({3, 256, 384}),
