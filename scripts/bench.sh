@@ -5,7 +5,8 @@
 #   scripts/bench.sh              # bench_ops + NumPy comparison
 #   scripts/bench.sh --all        # also bench_match, bench_views, bench_engine
 #   scripts/bench.sh --peers      # only the side-by-side table with xtensor, Eigen,
-#                                 # libtorch and NumPy (installs those packages)
+#                                 # libtorch, NumPy and memcpy (installs those packages;
+#                                 # tests/bench/peers/, table in build/peers/results/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,14 +19,19 @@ if [ "${1:-}" = "--peers" ]; then
     out="$build/results"
     mkdir -p "$out"
     bin="$build/tests/bench/peers"
-    echo "== side by side ($(date -u '+%Y-%m-%d %H:%M UTC'), $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores)"
-    echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    rm -f "$out"/*.txt
+    report="$out/report_peers.md"
+    {
+        echo "== side by side ($(date -u '+%Y-%m-%d %H:%M UTC'), $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(c++ --version | head -1))"
+        echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    } | tee "$report"
     /usr/bin/python3 tests/bench/peers/peers_numpy.py >"$out/numpy.txt"
-    for p in peers_xtensor peers_eigen peers_torch peers_ntensor; do
+    for p in peers_xtensor peers_xtensor_native peers_eigen peers_eigen_native peers_torch peers_ntensor; do
         if [ -x "$bin/$p" ]; then "$bin/$p" >"$out/$p.txt"; else echo "($p not built: its library was not found)"; fi
     done
-    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-    /usr/bin/python3 tests/bench/peers/peers_report.py "$out"/*.txt | tee "$out/report_peers.md"
+    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$report"
+    echo | tee -a "$report"
+    /usr/bin/python3 tests/bench/peers/peers_report.py "$out"/*.txt | tee -a "$report"
     exit 0
 fi
 scripts/install-deps.sh
