@@ -5,7 +5,12 @@ and prints one markdown table: a row per workload, a column per library, ntensor
 1 and 2 threads and named, memcpy of the same bytes, and ntensor's 1-thread ratio to
 the fastest peer ("peer time / ntensor time": above 1, ntensor is faster). Every peer
 column counts for the ratio, the -march=native builds of xtensor and Eigen too. A
-column no program printed is left out."""
+column no program printed is left out.
+
+    peers_report.py --runs DIR...   ntensor's ratio in each run's results directory
+                                    (DIR/*.txt), one column per run: the spread."""
+import glob
+import os
 import sys
 
 PEERS = ["NumPy", "xtensor", "xtensor -march=native", "Eigen", "Eigen -march=native", "libtorch"]
@@ -23,9 +28,10 @@ def text(seconds):
     return f"{seconds * 1e3:.2f} ms"
 
 
-def main():
+def load(paths):
+    """{workload: {column: seconds}} and the workloads in the order first printed."""
     times, order = {}, []
-    for path in sys.argv[1:]:
+    for path in paths:
         with open(path) as f:
             for line in f:
                 parts = line.rstrip("\n").split("\t")
@@ -36,18 +42,41 @@ def main():
                     times[workload] = {}
                     order.append(workload)
                 times[workload][column] = seconds
+    return times, order
+
+
+def ratio(row):
+    """'1.23 (libtorch)': the fastest peer's time over ntensor's 1-thread time."""
+    peers = {c: row[c] for c in PEERS if c in row}
+    if not peers or "ntensor 1T" not in row:
+        return "—"
+    fastest = min(peers, key=peers.get)
+    return f"{peers[fastest] / row['ntensor 1T']:.2f} ({fastest})"
+
+
+def table(paths):
+    times, order = load(paths)
     columns = [c for c in COLUMNS if any(c in row for row in times.values())]
     print("| workload (f32) | " + " | ".join(columns) + " | ntensor 1T vs fastest peer |")
     print("|---" * (len(columns) + 2) + "|")
     for workload in order:
         row = times[workload]
-        peers = {c: row[c] for c in PEERS if c in row}
-        ratio = "—"
-        if peers and "ntensor 1T" in row:
-            fastest = min(peers, key=peers.get)
-            ratio = f"{peers[fastest] / row['ntensor 1T']:.2f} ({fastest})"
-        print(f"| {workload} | " + " | ".join(text(row.get(c)) for c in columns) + f" | {ratio} |")
+        print(f"| {workload} | " + " | ".join(text(row.get(c)) for c in columns) + f" | {ratio(row)} |")
+
+
+def runs(dirs):
+    loaded = [load(sorted(glob.glob(os.path.join(d, "*.txt")))) for d in dirs]
+    order = []
+    for _, o in loaded:
+        order += [w for w in o if w not in order]
+    print("| ntensor 1T vs fastest peer | " + " | ".join(f"run {i + 1}" for i in range(len(dirs))) + " |")
+    print("|---" * (len(dirs) + 1) + "|")
+    for workload in order:
+        print(f"| {workload} | " + " | ".join(ratio(t.get(workload, {})) for t, _ in loaded) + " |")
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--runs"]:
+        runs(sys.argv[2:])
+    else:
+        table(sys.argv[1:])
