@@ -32,6 +32,7 @@
 #include "nt/promote.hpp"
 #include "nt/creation.hpp"
 #include "nt/tensor.hpp"
+#include "nt/threads.hpp"
 
 namespace nt {
 
@@ -48,6 +49,11 @@ namespace detail {
 struct alignment {
     spec output;
     std::array<dims, 3> strides;
+    /// The same loop as n0 rows of n1 elements when a C-contiguous output (strides
+    /// `contiguous`) needs no planning: alignment_of fills it once per layout, and small
+    /// operations go straight to the kernel with it (run_binary_rows).
+    row_plan rows;
+    dims contiguous;
 };
 
 /// An operand as align_operands sees it: views of a tensor's shape, names and strides.
@@ -119,6 +125,24 @@ constexpr void check_unary_types() {
                   "logical_not (!) for truth values");
 }
 
+// Runs a binary operation aligned by alignment_of into `out` (the result's shape).
+// Small work with a contiguous output takes the alignment's row plan: one call to the
+// kernel, which is most of the fixed cost of a tiny operation.
+template <class C, class R>
+void run_aligned(binary_op op, const alignment& al, Tensor<R>& out, const C* a, const C* b) {
+    const std::int64_t n = al.rows.n0 * al.rows.n1;
+    auto contiguous_out = [&] {
+        const std::span<const std::int64_t> s = out.strides();
+        for (std::size_t d = 0; d < s.size(); ++d)
+            if (s[d] != al.contiguous[d]) return false;
+        return true;
+    };
+    if (al.rows.valid && n <= row_plan_max_elements && contiguous_out() && !want_parallel(n))
+        run_binary_rows<C>(op, al.rows, out.mutable_data(), a, b);
+    else
+        run_binary<C>(op, out.shape(), out.mutable_data(), out.strides(), a, al.strides[0], b, al.strides[1]);
+}
+
 template <binary_op Op, class A, class B>
 auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, bool union_axes = false) {
     using C = binary_operand_t<Op, A, B>;
@@ -129,7 +153,7 @@ auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, bool 
     const operand_view operands[2] = {view_of(ca), view_of(cb)};
     const alignment& al = alignment_of(name, operands, union_axes);
     Tensor<R> out = empty_result<R>(al.output);
-    run_binary<C>(Op, out.shape(), out.mutable_data(), out.strides(), ca.data(), al.strides[0], cb.data(), al.strides[1]);
+    run_aligned<C>(Op, al, out, ca.data(), cb.data());
     return out;
 }
 
@@ -177,7 +201,7 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
         out.assign(binary<Op>(name, a, b));
         return;
     }
-    run_binary<C>(Op, out.shape(), out.mutable_data(), out.strides(), ca.data(), al.strides[0], cb.data(), al.strides[1]);
+    run_aligned<C>(Op, al, out, ca.data(), cb.data());
 }
 
 template <binary_op Op, class T, class S>

@@ -124,7 +124,19 @@ const alignment& alignment_of(std::string_view op_name, std::span<const operand_
                                                 std::to_string(operands.size()));
     if (memo.holds(operands, union_axes)) return memo.result;
     memo.valid = false;  // a mismatch below throws with the memo empty
-    align_operands(op_name, operands, memo.result, union_axes);
+    alignment& al = memo.result;
+    align_operands(op_name, operands, al, union_axes);
+    // The row plan for a contiguous output, in elements (element size 1).
+    const dims sizes = al.output.sizes();
+    al.contiguous = c_strides(sizes.span());
+    std::array<operand_layout, 4> layouts{};
+    layouts[0] = {al.contiguous.span(), 1};
+    for (std::size_t i = 0; i < operands.size(); ++i) layouts[i + 1] = {al.strides[i].span(), 1};
+    for (std::size_t i = operands.size() + 1; i < layouts.size(); ++i) layouts[i] = {al.contiguous.span(), 1};
+    op_strides s0{}, s1{};
+    al.rows.valid = row_major_plan(sizes.span(), layouts, al.rows.n0, al.rows.n1, s0, s1);
+    std::copy_n(s0.begin(), al.rows.s0.size(), al.rows.s0.begin());
+    std::copy_n(s1.begin(), al.rows.s1.size(), al.rows.s1.begin());
     memo.remember(operands, union_axes);
     return memo.result;
 }

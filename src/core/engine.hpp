@@ -392,6 +392,59 @@ struct strided_input {
     std::span<const std::int64_t> strides;
 };
 
+/// The plan of the common case, recognised in a few comparisons instead of by the
+/// planner and its memo: the output row-major contiguous, and each input either the
+/// same (contiguous in the output's order), one value broadcast everywhere, or one
+/// contiguous block broadcast over the leading axes (NumPy's (4,8) + (8)), with one
+/// block length for all such inputs. That is n0 rows of n1 elements with byte strides
+/// s0, s1: the 2-D piece run_plan would hand the kernel for this layout. Returns false
+/// otherwise (strided, permuted, inner broadcast, empty): the planner's cases.
+template <std::size_t N>
+[[nodiscard]] bool row_major_plan(std::span<const std::int64_t> shape, const std::array<operand_layout, N>& ops,
+                                  std::int64_t& n0, std::int64_t& n1, op_strides& s0, op_strides& s1) noexcept {
+    // The elements of the contiguous suffix of `strides` (block) and of the axes
+    // before it (lead), or false when one of those is not broadcast (stride 0).
+    // (No divisions: one costs more than this whole test.)
+    auto split = [&](std::span<const std::int64_t> strides, std::int64_t& block, std::int64_t& lead) {
+        block = 1;
+        lead = 1;
+        std::size_t d = shape.size();
+        for (; d > 0; --d) {
+            const std::int64_t n = shape[d - 1];
+            if (n == 1) continue;
+            if (n < 1) return false;  // empty (or invalid): the planner's case
+            if (strides[d - 1] != block) break;
+            block *= n;
+        }
+        for (; d > 0; --d) {
+            const std::int64_t n = shape[d - 1];
+            if (n != 1 && strides[d - 1] != 0) return false;
+            lead *= n;
+        }
+        return true;
+    };
+    std::int64_t total = 0, lead = 0;
+    if (!split(ops[0].strides, total, lead) || lead != 1) return false;
+    std::array<std::int64_t, N> block{};
+    n0 = 1;
+    n1 = total;
+    for (std::size_t k = 1; k < N; ++k) {
+        std::int64_t lead_k = 0;
+        if (!split(ops[k].strides, block[k], lead_k)) return false;
+        if (block[k] == 1 || block[k] == total) continue;  // one value, or the whole
+        if (n0 != 1 && n1 != block[k]) return false;       // two different blocks
+        n0 = lead_k;
+        n1 = block[k];
+    }
+    for (std::size_t k = 0; k < N; ++k) {
+        const std::int64_t es = ops[k].element_size;
+        const bool whole = k == 0 || block[k] == total;
+        s0[k] = whole ? n1 * es : 0;
+        s1[k] = whole || (block[k] == n1 && n1 != 1) ? es : 0;
+    }
+    return true;
+}
+
 /// out[i] = f(ins[i]...) over `shape` for 0 to 3 inputs (the general form).
 template <class Out, class... Ins, class F>
 void elementwise_n(std::span<const std::int64_t> shape, Out* out, std::span<const std::int64_t> out_strides,
@@ -399,9 +452,18 @@ void elementwise_n(std::span<const std::int64_t> shape, Out* out, std::span<cons
     const std::array<operand_layout, sizeof...(Ins) + 1> ops{
         operand_layout{out_strides, static_cast<std::int64_t>(sizeof(Out))},
         operand_layout{ins.strides, static_cast<std::int64_t>(sizeof(Ins))}...};
-    const loop_plan& plan = cached_loop_plan(shape, ops);
     const op_ptrs base{reinterpret_cast<char*>(out),
                        const_cast<char*>(reinterpret_cast<const char*>(ins.data))...};
+    // The fixed cost of small operations: their common layouts skip the memo and the
+    // planner, and go to the kernel in one call.
+    std::int64_t n0 = 0, n1 = 0;
+    op_strides s0{}, s1{};
+    if (row_major_plan(shape, ops, n0, n1, s0, s1) && !want_parallel(n0 * n1)) {
+        const bool stream = n0 * n1 * std::int64_t{sizeof(Out)} >= stream_min_bytes;
+        elementwise_kernel<F, Out, Ins...>{f, stream}(n0, n1, base.data(), s0.data(), s1.data());
+        return;
+    }
+    const loop_plan& plan = cached_loop_plan(shape, ops);
     const bool stream = plan.elements * std::int64_t{sizeof(Out)} >= stream_min_bytes;
     run_plan(plan, base, elementwise_kernel<F, Out, Ins...>{f, stream});
 }

@@ -252,6 +252,73 @@ TEST_CASE("repeated operand layouts reuse the alignment only when names, strides
     }
 }
 
+// Small operations go to the kernel with the row plan alignment_of keeps (n0 rows of
+// n1 elements for a contiguous output). Each case is checked against the definition,
+// element by element through at(): the plan must cover exactly the layouts it claims.
+TEST_CASE("small operations take the remembered row plan only for layouts it describes", "[ops][memo][rows]") {
+    auto a = nt::arange<std::int32_t>(24).reshape({2, 3, 4});
+    auto check = [&](const nt::Tensor<std::int32_t>& sum, const nt::Tensor<std::int32_t>& b, auto b_at) {
+        REQUIRE(shape_of(sum) == std::vector<std::int64_t>{2, 3, 4});
+        for (std::int64_t i = 0; i < 2; ++i)
+            for (std::int64_t j = 0; j < 3; ++j)
+                for (std::int64_t k = 0; k < 4; ++k) REQUIRE(sum.at(i, j, k) == a.at(i, j, k) + b_at(b, i, j, k));
+    };
+    const auto b_block = nt::arange<std::int32_t>(12).reshape({3, 4}) * 100;  // one (3,4) block per i
+    const auto b_row = nt::arange<std::int32_t>(4) * 1000;                    // one row per (i, j)
+    SECTION("an out of the same shape but another layout, after a contiguous one") {
+        auto out = nt::empty<std::int32_t>({2, 3, 4});
+        nt::add(a, b_block, out);
+        check(out, b_block, [](const auto& b, auto, auto j, auto k) { return b.at(j, k); });
+        auto storage = nt::zeros<std::int32_t>({4, 3, 2});
+        auto strided = storage.permute({2, 1, 0});  // (2,3,4), strides (1,2,6)
+        nt::add(a, b_block, strided);
+        check(strided, b_block, [](const auto& b, auto, auto j, auto k) { return b.at(j, k); });
+    }
+    SECTION("blocks, rows, single values and singleton axes") {
+        check(a + b_block, b_block, [](const auto& b, auto, auto j, auto k) { return b.at(j, k); });
+        check(a + b_row, b_row, [](const auto& b, auto, auto, auto k) { return b.at(k); });
+        const auto one = nt::full<std::int32_t>({1, 1, 1}, 7);
+        check(a + one, one, [](const auto& b, auto, auto, auto) { return b.at(0, 0, 0); });
+        const auto mid = nt::arange<std::int32_t>(3).reshape({3, 1}) * 10;  // broadcast along the rows
+        check(a + mid, mid, [](const auto& b, auto, auto j, auto) { return b.at(j, 0); });
+        const auto lead = nt::arange<std::int32_t>(2).reshape({2, 1, 1}) * 10;
+        check(a + lead, lead, [](const auto& b, auto i, auto, auto) { return b.at(i, 0, 0); });
+        const auto with_ones = nt::arange<std::int32_t>(4).reshape({1, 1, 4}) * 10;
+        check(a + with_ones, with_ones, [](const auto& b, auto, auto, auto k) { return b.at(0, 0, k); });
+    }
+    SECTION("two inputs broadcast with different blocks") {
+        // Over (2,3,4): b_row repeats a 4-element block, the broadcast b_block a 12-element one.
+        const auto wide = b_block.broadcast_to({2, 3, 4});
+        auto fresh = b_row + wide;
+        auto out = nt::empty<std::int32_t>({2, 3, 4});
+        nt::add(b_row, wide, out);
+        for (std::int64_t i = 0; i < 2; ++i)
+            for (std::int64_t j = 0; j < 3; ++j)
+                for (std::int64_t k = 0; k < 4; ++k) {
+                    REQUIRE(fresh.at(i, j, k) == b_row.at(k) + b_block.at(j, k));
+                    REQUIRE(out.at(i, j, k) == b_row.at(k) + b_block.at(j, k));
+                }
+    }
+    SECTION("transposed, reversed and sliced inputs") {
+        const auto t = (nt::arange<std::int32_t>(12) * 100).reshape({4, 3}).transpose();  // (3,4), strides (1,3)
+        check(a + t, t, [](const auto& b, auto, auto j, auto k) { return b.at(j, k); });
+        const auto r = nt::flip(b_row);
+        check(a + r, r, [](const auto& b, auto, auto, auto k) { return b.at(k); });
+        const auto s = (nt::arange<std::int32_t>(8) * 10).index(nt::range(0, 8, 2));
+        check(a + s, s, [](const auto& b, auto, auto, auto k) { return b.at(k); });
+    }
+    SECTION("comparisons and types with a rule take the same path") {
+        auto gt = a > b_row;
+        auto fd = nt::floor_divide(a, b_row + 1);
+        for (std::int64_t i = 0; i < 2; ++i)
+            for (std::int64_t j = 0; j < 3; ++j)
+                for (std::int64_t k = 0; k < 4; ++k) {
+                    REQUIRE(gt.at(i, j, k) == (a.at(i, j, k) > b_row.at(k)));
+                    REQUIRE(fd.at(i, j, k) == a.at(i, j, k) / (b_row.at(k) + 1));
+                }
+    }
+}
+
 TEST_CASE("an element-wise result whose element count overflows is an error, not an allocation", "[ops][errors]") {
     const std::int64_t big = std::int64_t{1} << 40;
     auto tall = nt::zeros<float>({1, 1}).broadcast_to({big, 1});

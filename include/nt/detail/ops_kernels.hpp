@@ -8,6 +8,7 @@
 // operation is given by the traits below.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -135,6 +136,27 @@ inline constexpr bool unary_accepts_v = Op == unary_op::sign      ? !std::is_sam
 template <class T>
 void run_binary(binary_op op, std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> out_strides,
                 const T* a, std::span<const std::int64_t> a_strides, const T* b, std::span<const std::int64_t> b_strides);
+
+/// The loop of an element-wise operation whose operands need no planning (see
+/// alignment::rows): n0 rows of n1 elements, operand k (0 the output, then the inputs)
+/// at r * s0[k] + i * s1[k] elements from its start. The planner's recogniser
+/// (row_major_plan in the engine) makes it: a contiguous output, and inputs each
+/// contiguous in the output's order, one value, or one row broadcast over the rows.
+struct row_plan {
+    bool valid = false;
+    std::int64_t n0 = 0, n1 = 0;
+    std::array<std::int64_t, 4> s0{}, s1{};
+};
+
+/// Work above this many elements takes the planned path (streaming stores, threads):
+/// the row plan is for the fixed cost of small operations.
+inline constexpr std::int64_t row_plan_max_elements = std::int64_t{1} << 16;
+
+/// run_binary over a row plan: the small operation's path (one call to the kernel,
+/// no planning). The caller checks the plan fits (valid, contiguous output) and that
+/// the work is too small for threads (see want_parallel).
+template <class T>
+void run_binary_rows(binary_op op, const row_plan& rows, void* out, const T* a, const T* b);
 
 /// out = op(a) over `shape`; `Out` is unary_result_t<op, T>.
 template <class T>

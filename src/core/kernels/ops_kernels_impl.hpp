@@ -479,6 +479,34 @@ void binary_typed(std::span<const std::int64_t> shape, void* out, std::span<cons
         elementwise<Out, T, T>(shape, o, os, a, as, b, bs, binary_fn<Op, T>());
 }
 
+// The same operation over a row plan (small work: no streaming, no threads).
+template <binary_op Op, class T>
+void binary_rows_typed(const row_plan& rows, void* out, const T* a, const T* b) {
+    using Out = binary_result_t<Op, T>;
+    if constexpr (std::is_same_v<T, half>) {  // half converts rows through float: its own loop
+        const std::int64_t shape[2] = {rows.n0, rows.n1};
+        const std::int64_t os[2] = {rows.s0[0], rows.s1[0]}, as[2] = {rows.s0[1], rows.s1[1]},
+                           bs[2] = {rows.s0[2], rows.s1[2]};
+        binary_typed<Op, T>(shape, out, os, a, as, b, bs);
+    } else {
+        const op_ptrs base{static_cast<char*>(out), const_cast<char*>(reinterpret_cast<const char*>(a)),
+                           const_cast<char*>(reinterpret_cast<const char*>(b))};
+        constexpr std::array<std::int64_t, 3> sizes{sizeof(Out), sizeof(T), sizeof(T)};
+        op_strides s0{}, s1{};
+        for (std::size_t k = 0; k < 3; ++k) {
+            s0[k] = rows.s0[k] * sizes[k];
+            s1[k] = rows.s1[k] * sizes[k];
+        }
+        if constexpr (has_simd_rows_v<Op, T>) {
+            const simd_row_fn<Op, T, decltype(binary_fn<Op, T>())> f{binary_fn<Op, T>()};
+            elementwise_kernel<decltype(f), Out, T, T>{f}(rows.n0, rows.n1, base.data(), s0.data(), s1.data());
+        } else {
+            const auto f = binary_fn<Op, T>();
+            elementwise_kernel<decltype(f), Out, T, T>{f}(rows.n0, rows.n1, base.data(), s0.data(), s1.data());
+        }
+    }
+}
+
 template <unary_op Op, class T>
 void unary_typed(std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os, const T* a,
                  std::span<const std::int64_t> as) {
@@ -494,15 +522,6 @@ void unary_typed(std::span<const std::int64_t> shape, void* out, std::span<const
 // compiled only for the types the rule accepts, and float math (atan2, hypot) only
 // for floating types (the API converts integer operands first). The API checks the
 // rule before it gets here; this is the defensive path for direct callers.
-template <binary_op Op, class T>
-void binary_checked(std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os, const T* a,
-                    std::span<const std::int64_t> as, const T* b, std::span<const std::int64_t> bs) {
-    if constexpr (binary_accepts_v<Op, T> && (!is_float_math(Op) || is_floating_element_v<T>))
-        binary_typed<Op, T>(shape, out, os, a, as, b, bs);
-    else
-        throw_unsupported_type("run_binary", "the operands' type", dtype_of<T>, accepted_types(Op));
-}
-
 template <unary_op Op, class T>
 void unary_checked(std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os, const T* a,
                    std::span<const std::int64_t> as) {
@@ -688,24 +707,21 @@ void reduce_typed(reduce_op op, std::span<const std::int64_t> shape, std::span<c
 
 namespace nt::detail {
 
-template <class T>
-void run_binary(binary_op op, std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os,
-                const T* a, std::span<const std::int64_t> as, const T* b, std::span<const std::int64_t> bs) {
-    using kernels::binary_checked;
-    using kernels::binary_typed;
-    // A gathered operand reused over a broadcast axis is put in output order once
-    // (never for small work, which the test below settles without a call).
-    dims a_order, b_order;
-    std::unique_ptr<std::byte[]> a_copy, b_copy;
-    if (element_count(shape) >= reorder_min_elements) {
-        a = static_cast<const T*>(reorder_reused_gather(shape, os, a, as, sizeof(T), a_order, a_copy));
-        if (!a_order.empty()) as = a_order.span();
-        b = static_cast<const T*>(reorder_reused_gather(shape, os, b, bs, sizeof(T), b_order, b_copy));
-        if (!b_order.empty()) bs = b_order.span();
-    }
+namespace kernels {
+
+// The one switch from a binary_op to its kernel: run.template operator()<Op>() for the
+// operations type T takes; type_mismatch for those it refuses.
+template <class T, class Run>
+void with_binary_op(binary_op op, const Run& run) {
+    auto checked = [&]<binary_op Op>() {
+        if constexpr (binary_accepts_v<Op, T> && (!is_float_math(Op) || is_floating_element_v<T>))
+            run.template operator()<Op>();
+        else
+            throw_unsupported_type("run_binary", "the operands' type", dtype_of<T>, accepted_types(Op));
+    };
     switch (op) {
 #define NT_BINARY_CASE(name) \
-    case binary_op::name: binary_typed<binary_op::name, T>(shape, out, os, a, as, b, bs); return;
+    case binary_op::name: run.template operator()<binary_op::name>(); return;
         NT_BINARY_CASE(add)
         NT_BINARY_CASE(mul)
         NT_BINARY_CASE(div)
@@ -721,14 +737,17 @@ void run_binary(binary_op op, std::span<const std::int64_t> shape, void* out, st
         NT_BINARY_CASE(logical_or)
         NT_BINARY_CASE(logical_xor)
 #undef NT_BINARY_CASE
-        case binary_op::floor_div: binary_checked<binary_op::floor_div, T>(shape, out, os, a, as, b, bs); return;
-        case binary_op::atan2: binary_checked<binary_op::atan2, T>(shape, out, os, a, as, b, bs); return;
-        case binary_op::hypot: binary_checked<binary_op::hypot, T>(shape, out, os, a, as, b, bs); return;
-        case binary_op::bit_and: binary_checked<binary_op::bit_and, T>(shape, out, os, a, as, b, bs); return;
-        case binary_op::bit_or: binary_checked<binary_op::bit_or, T>(shape, out, os, a, as, b, bs); return;
-        case binary_op::bit_xor: binary_checked<binary_op::bit_xor, T>(shape, out, os, a, as, b, bs); return;
-        case binary_op::shl: binary_checked<binary_op::shl, T>(shape, out, os, a, as, b, bs); return;
-        case binary_op::shr: binary_checked<binary_op::shr, T>(shape, out, os, a, as, b, bs); return;
+#define NT_BINARY_CHECKED_CASE(name) \
+    case binary_op::name: checked.template operator()<binary_op::name>(); return;
+        NT_BINARY_CHECKED_CASE(floor_div)
+        NT_BINARY_CHECKED_CASE(atan2)
+        NT_BINARY_CHECKED_CASE(hypot)
+        NT_BINARY_CHECKED_CASE(bit_and)
+        NT_BINARY_CHECKED_CASE(bit_or)
+        NT_BINARY_CHECKED_CASE(bit_xor)
+        NT_BINARY_CHECKED_CASE(shl)
+        NT_BINARY_CHECKED_CASE(shr)
+#undef NT_BINARY_CHECKED_CASE
         case binary_op::sub:
         case binary_op::mod:
         case binary_op::pow:
@@ -736,12 +755,48 @@ void run_binary(binary_op op, std::span<const std::int64_t> shape, void* out, st
                 throw_error(errc::type_mismatch, "operators -, % and pow are not defined on bool tensors; "
                                                  "cast first with astype<std::int32_t>() (use logical_xor for bool -)");
             } else {
-                if (op == binary_op::sub) binary_typed<binary_op::sub, T>(shape, out, os, a, as, b, bs);
-                else if (op == binary_op::mod) binary_typed<binary_op::mod, T>(shape, out, os, a, as, b, bs);
-                else binary_typed<binary_op::pow, T>(shape, out, os, a, as, b, bs);
+                if (op == binary_op::sub) run.template operator()<binary_op::sub>();
+                else if (op == binary_op::mod) run.template operator()<binary_op::mod>();
+                else run.template operator()<binary_op::pow>();
             }
             return;
     }
+}
+
+template <class T>
+void dispatch_binary(binary_op op, std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os,
+                     const T* a, std::span<const std::int64_t> as, const T* b, std::span<const std::int64_t> bs) {
+    with_binary_op<T>(op, [&]<binary_op Op>() { binary_typed<Op, T>(shape, out, os, a, as, b, bs); });
+}
+
+// A gathered operand reused over a broadcast axis is put in output order once, then
+// the operation runs on the copy. Out of line: small work never comes here, and
+// keeps run_binary free of the scratch's set-up.
+template <class T>
+[[gnu::noinline]] void binary_reordered(binary_op op, std::span<const std::int64_t> shape, void* out,
+                                        std::span<const std::int64_t> os, const T* a, std::span<const std::int64_t> as,
+                                        const T* b, std::span<const std::int64_t> bs) {
+    dims a_order, b_order;
+    std::unique_ptr<std::byte[]> a_copy, b_copy;
+    a = static_cast<const T*>(reorder_reused_gather(shape, os, a, as, sizeof(T), a_order, a_copy));
+    if (!a_order.empty()) as = a_order.span();
+    b = static_cast<const T*>(reorder_reused_gather(shape, os, b, bs, sizeof(T), b_order, b_copy));
+    if (!b_order.empty()) bs = b_order.span();
+    dispatch_binary(op, shape, out, os, a, as, b, bs);
+}
+
+}  // namespace kernels
+
+template <class T>
+void run_binary(binary_op op, std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os,
+                const T* a, std::span<const std::int64_t> as, const T* b, std::span<const std::int64_t> bs) {
+    if (element_count(shape) >= reorder_min_elements) kernels::binary_reordered(op, shape, out, os, a, as, b, bs);
+    else kernels::dispatch_binary(op, shape, out, os, a, as, b, bs);
+}
+
+template <class T>
+void run_binary_rows(binary_op op, const row_plan& rows, void* out, const T* a, const T* b) {
+    kernels::with_binary_op<T>(op, [&]<binary_op Op>() { kernels::binary_rows_typed<Op, T>(rows, out, a, b); });
 }
 
 template <class T>
@@ -855,6 +910,8 @@ void run_reduce(reduce_op op, std::span<const std::int64_t> shape, std::span<con
                                           std::span<const std::int64_t>, const kernel_type*,                       \
                                           std::span<const std::int64_t>, const kernel_type*,                       \
                                           std::span<const std::int64_t>);                                          \
+    template void run_binary_rows<kernel_type>(binary_op, const row_plan&, void*, const kernel_type*,             \
+                                               const kernel_type*);                                             \
     template void run_unary<kernel_type>(unary_op, std::span<const std::int64_t>, void*,                           \
                                          std::span<const std::int64_t>, const kernel_type*,                        \
                                          std::span<const std::int64_t>);                                           \
