@@ -115,15 +115,19 @@ inline constexpr bool is_floating_element_v = std::is_floating_point_v<T> || std
 /// "float16", "b8" or "bool", ...); returns false if unknown.
 [[nodiscard]] bool dtype_from_string(std::string_view text, dtype& d) noexcept;
 
-/// Size of one element in bytes.
-[[nodiscard]] constexpr std::size_t size_of(dtype d) noexcept {
-    switch (d) {
-#define NT_DTYPE_SIZE(T, TAG, NAME) \
-    case dtype::TAG: return sizeof(T);
-        NT_FOR_EACH_ELEMENT_TYPE(NT_DTYPE_SIZE)
+namespace detail {
+inline constexpr std::uint8_t element_sizes[dtype_count] = {
+#define NT_DTYPE_SIZE(T, TAG, NAME) sizeof(T),
+    NT_FOR_EACH_ELEMENT_TYPE(NT_DTYPE_SIZE)
 #undef NT_DTYPE_SIZE
-    }
-    return 1;
+};
+}  // namespace detail
+
+/// Size of one element in bytes. (A table, not a switch: the aliasing test of every
+/// element-wise call asks for it.)
+[[nodiscard]] constexpr std::size_t size_of(dtype d) noexcept {
+    const auto i = static_cast<std::size_t>(d);
+    return i < dtype_count ? detail::element_sizes[i] : 1;
 }
 
 /// The element type of a binary operation on tensors of types a and b: NumPy's

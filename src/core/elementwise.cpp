@@ -94,11 +94,19 @@ struct alignment_memo {
 
     [[nodiscard]] bool holds(std::span<const operand_view> operands, bool union_flag) const noexcept {
         if (!valid || union_flag != union_axes || operands.size() != count) return false;
+        // One loop over the axes for sizes, strides and names: a tiny operation's
+        // whole call costs a few times this test.
         for (std::size_t i = 0; i < count; ++i) {
             const operand_view& v = operands[i];
-            if (!same_values(v.sizes, sizes[i].span()) || !same_values(v.strides, strides[i].span()) ||
-                !same_values(v.names, names[i].span()))
+            const std::size_t rank = v.sizes.size();
+            if (rank != sizes[i].size() || v.strides.size() != rank || v.names.size() != names[i].size())
                 return false;
+            const bool names_per_axis = v.names.size() == rank;
+            for (std::size_t d = 0; d < rank; ++d)
+                if (v.sizes[d] != sizes[i][d] || v.strides[d] != strides[i][d] ||
+                    (names_per_axis && !(v.names[d] == names[i][d])))
+                    return false;
+            if (!names_per_axis && !same_values(v.names, names[i].span())) return false;
         }
         return true;
     }

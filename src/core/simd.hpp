@@ -17,25 +17,34 @@ namespace nt::detail {
 bool transpose_block(void* dst, std::int64_t dst_row, const void* src, std::int64_t src_row, std::int64_t rows,
                      std::int64_t cols, std::size_t element_size);
 
-/// The arithmetic of simd_binary_row.
+/// The arithmetic of simd_binary_rows.
 enum class simd_arith : std::uint8_t { add, sub, mul, div, min, max };
 
-/// o[i] = a[i * sa] op b[i * sb] for i < n, with sa and sb each 0 (one value for the
-/// whole row) or 1 (contiguous), not both 0: whole vectors of the CPU's widest
-/// instruction set, results identical to the element-wise definition (integer
-/// arithmetic wraps; no integer division; min and max with NumPy's NaN rule). With `stream`, stores past the row's
-/// vector-aligned start are non-temporal and the caller must fence before the result
-/// is read (stream_fence in engine.hpp).
-void simd_binary_row(simd_arith op, float* o, const float* a, std::int64_t sa, const float* b, std::int64_t sb,
-                     std::int64_t n, bool stream);
-void simd_binary_row(simd_arith op, double* o, const double* a, std::int64_t sa, const double* b, std::int64_t sb,
-                     std::int64_t n, bool stream);
-void simd_binary_row(simd_arith op, std::int32_t* o, const std::int32_t* a, std::int64_t sa, const std::int32_t* b,
-                     std::int64_t sb, std::int64_t n, bool stream);
-void simd_binary_row(simd_arith op, std::int16_t* o, const std::int16_t* a, std::int64_t sa, const std::int16_t* b,
-                     std::int64_t sb, std::int64_t n, bool stream);
-void simd_binary_row(simd_arith op, std::uint16_t* o, const std::uint16_t* a, std::int64_t sa,
-                     const std::uint16_t* b, std::int64_t sb, std::int64_t n, bool stream);
+/// `rows` rows of n elements: row k of o starts at o + k * o_row (element strides, as
+/// for a and b), and o[i] = a[i * sa] op b[i * sb] for i < n, with sa and sb each 0
+/// (one value for the row) or 1 (contiguous), not both 0.
+template <class T>
+struct simd_rows {
+    T* o;
+    const T* a;
+    const T* b;
+    std::int64_t rows, n;
+    std::int64_t o_row, a_row, b_row;
+    std::int64_t sa, sb;
+    bool stream;
+};
+
+/// Computes simd_rows `r` on whole vectors of the CPU's widest instruction set (capped
+/// at 256 bits), in one dispatched call, with results identical to the element-wise
+/// definition (integer arithmetic wraps; no integer division; min and max with
+/// NumPy's NaN rule). With `stream`, stores past each row's vector-aligned start are
+/// non-temporal and the caller must fence before the result is read (stream_fence in
+/// engine.hpp).
+void simd_binary_rows(simd_arith op, const simd_rows<float>& r);
+void simd_binary_rows(simd_arith op, const simd_rows<double>& r);
+void simd_binary_rows(simd_arith op, const simd_rows<std::int32_t>& r);
+void simd_binary_rows(simd_arith op, const simd_rows<std::int16_t>& r);
+void simd_binary_rows(simd_arith op, const simd_rows<std::uint16_t>& r);
 
 /// The instruction sets this binary has kernels for and this CPU runs, best first
 /// ("AVX3", "AVX2", "SSE4", ...), and the one the dispatcher picks now.

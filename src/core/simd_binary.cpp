@@ -102,42 +102,34 @@ HWY_INLINE void Row(const Op& op, T* HWY_RESTRICT o, const T* HWY_RESTRICT a, st
     scalar_to(n);
 }
 
+// Every row of a 2-D piece in one dispatched call: small operations have few
+// elements per row, and a call per row would cost more than the row.
+template <class T, class Op>
+HWY_INLINE void Rows(const Op& op, const simd_rows<T>& r) {
+    for (std::int64_t k = 0; k < r.rows; ++k)
+        Row(op, r.o + k * r.o_row, r.a + k * r.a_row, r.sa, r.b + k * r.b_row, r.sb, r.n, r.stream);
+}
+
 template <class T>
-HWY_NOINLINE void RowOf(simd_arith op, T* o, const T* a, std::int64_t sa, const T* b, std::int64_t sb, std::int64_t n,
-                        bool stream) {
+HWY_NOINLINE void RowsOf(simd_arith op, const simd_rows<T>& r) {
     switch (op) {
-        case simd_arith::add: return Row(AddOp{}, o, a, sa, b, sb, n, stream);
-        case simd_arith::sub: return Row(SubOp{}, o, a, sa, b, sb, n, stream);
-        case simd_arith::mul: return Row(MulOp{}, o, a, sa, b, sb, n, stream);
-        case simd_arith::min: return Row(ExtremeOp<false>{}, o, a, sa, b, sb, n, stream);
-        case simd_arith::max: return Row(ExtremeOp<true>{}, o, a, sa, b, sb, n, stream);
+        case simd_arith::add: return Rows(AddOp{}, r);
+        case simd_arith::sub: return Rows(SubOp{}, r);
+        case simd_arith::mul: return Rows(MulOp{}, r);
+        case simd_arith::min: return Rows(ExtremeOp<false>{}, r);
+        case simd_arith::max: return Rows(ExtremeOp<true>{}, r);
         case simd_arith::div:
-            if constexpr (hwy::IsFloat<T>()) return Row(DivOp{}, o, a, sa, b, sb, n, stream);
-            return;  // simd_binary_row refuses integer division before it gets here
+            if constexpr (hwy::IsFloat<T>()) return Rows(DivOp{}, r);
+            return;  // simd_binary_rows refuses integer division before it gets here
     }
 }
 
 // HWY_EXPORT takes plain functions: one per element type.
-void RowF32(simd_arith op, float* o, const float* a, std::int64_t sa, const float* b, std::int64_t sb,
-            std::int64_t n, bool stream) {
-    RowOf(op, o, a, sa, b, sb, n, stream);
-}
-void RowF64(simd_arith op, double* o, const double* a, std::int64_t sa, const double* b, std::int64_t sb,
-            std::int64_t n, bool stream) {
-    RowOf(op, o, a, sa, b, sb, n, stream);
-}
-void RowI32(simd_arith op, std::int32_t* o, const std::int32_t* a, std::int64_t sa, const std::int32_t* b,
-            std::int64_t sb, std::int64_t n, bool stream) {
-    RowOf(op, o, a, sa, b, sb, n, stream);
-}
-void RowI16(simd_arith op, std::int16_t* o, const std::int16_t* a, std::int64_t sa, const std::int16_t* b,
-            std::int64_t sb, std::int64_t n, bool stream) {
-    RowOf(op, o, a, sa, b, sb, n, stream);
-}
-void RowU16(simd_arith op, std::uint16_t* o, const std::uint16_t* a, std::int64_t sa, const std::uint16_t* b,
-            std::int64_t sb, std::int64_t n, bool stream) {
-    RowOf(op, o, a, sa, b, sb, n, stream);
-}
+void RowsF32(simd_arith op, const simd_rows<float>& r) { RowsOf(op, r); }
+void RowsF64(simd_arith op, const simd_rows<double>& r) { RowsOf(op, r); }
+void RowsI32(simd_arith op, const simd_rows<std::int32_t>& r) { RowsOf(op, r); }
+void RowsI16(simd_arith op, const simd_rows<std::int16_t>& r) { RowsOf(op, r); }
+void RowsU16(simd_arith op, const simd_rows<std::uint16_t>& r) { RowsOf(op, r); }
 
 }  // namespace nt::detail::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -145,32 +137,17 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace nt::detail {
 
-HWY_EXPORT(RowF32);
-HWY_EXPORT(RowF64);
-HWY_EXPORT(RowI32);
-HWY_EXPORT(RowI16);
-HWY_EXPORT(RowU16);
+HWY_EXPORT(RowsF32);
+HWY_EXPORT(RowsF64);
+HWY_EXPORT(RowsI32);
+HWY_EXPORT(RowsI16);
+HWY_EXPORT(RowsU16);
 
-void simd_binary_row(simd_arith op, float* o, const float* a, std::int64_t sa, const float* b, std::int64_t sb,
-                     std::int64_t n, bool stream) {
-    HWY_DYNAMIC_DISPATCH(RowF32)(op, o, a, sa, b, sb, n, stream);
-}
-void simd_binary_row(simd_arith op, double* o, const double* a, std::int64_t sa, const double* b, std::int64_t sb,
-                     std::int64_t n, bool stream) {
-    HWY_DYNAMIC_DISPATCH(RowF64)(op, o, a, sa, b, sb, n, stream);
-}
-void simd_binary_row(simd_arith op, std::int32_t* o, const std::int32_t* a, std::int64_t sa, const std::int32_t* b,
-                     std::int64_t sb, std::int64_t n, bool stream) {
-    HWY_DYNAMIC_DISPATCH(RowI32)(op, o, a, sa, b, sb, n, stream);
-}
-void simd_binary_row(simd_arith op, std::int16_t* o, const std::int16_t* a, std::int64_t sa, const std::int16_t* b,
-                     std::int64_t sb, std::int64_t n, bool stream) {
-    HWY_DYNAMIC_DISPATCH(RowI16)(op, o, a, sa, b, sb, n, stream);
-}
-void simd_binary_row(simd_arith op, std::uint16_t* o, const std::uint16_t* a, std::int64_t sa,
-                     const std::uint16_t* b, std::int64_t sb, std::int64_t n, bool stream) {
-    HWY_DYNAMIC_DISPATCH(RowU16)(op, o, a, sa, b, sb, n, stream);
-}
+void simd_binary_rows(simd_arith op, const simd_rows<float>& r) { HWY_DYNAMIC_DISPATCH(RowsF32)(op, r); }
+void simd_binary_rows(simd_arith op, const simd_rows<double>& r) { HWY_DYNAMIC_DISPATCH(RowsF64)(op, r); }
+void simd_binary_rows(simd_arith op, const simd_rows<std::int32_t>& r) { HWY_DYNAMIC_DISPATCH(RowsI32)(op, r); }
+void simd_binary_rows(simd_arith op, const simd_rows<std::int16_t>& r) { HWY_DYNAMIC_DISPATCH(RowsI16)(op, r); }
+void simd_binary_rows(simd_arith op, const simd_rows<std::uint16_t>& r) { HWY_DYNAMIC_DISPATCH(RowsU16)(op, r); }
 
 }  // namespace nt::detail
 #endif  // HWY_ONCE

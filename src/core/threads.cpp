@@ -186,12 +186,9 @@ namespace detail {
 void parallel_for_impl(std::int64_t n, range_fn fn, void* context) { the_pool().run(n, fn, context); }
 bool in_parallel_region() noexcept { return t_in_parallel; }
 
-namespace {
-std::atomic<std::int64_t> g_parallel_threshold{default_parallel_threshold};
-}
-std::int64_t parallel_threshold() noexcept { return g_parallel_threshold.load(std::memory_order_relaxed); }
+std::atomic<std::int64_t> parallel_threshold_in_force{default_parallel_threshold};
 void set_parallel_threshold(std::int64_t elements) noexcept {
-    g_parallel_threshold.store(std::max<std::int64_t>(elements, 1), std::memory_order_relaxed);
+    parallel_threshold_in_force.store(std::max<std::int64_t>(elements, 1), std::memory_order_relaxed);
 }
 }  // namespace detail
 

@@ -1,8 +1,8 @@
 // The SIMD row kernels of +, -, *, /, minimum and maximum (src/core/simd_binary.cpp): on every
 // instruction set this CPU runs, the public operators give, bit for bit, what the
 // element-wise definition gives, computed here one element at a time. Rows are
-// contiguous or broadcast, of lengths around the vector widths, misaligned, and large
-// enough for streaming stores.
+// contiguous or broadcast, of lengths around the vector widths (short rows of small
+// pieces included), misaligned, and large enough for streaming stores.
 #include <nt_test_support.hpp>
 
 #include <cmath>
@@ -122,7 +122,8 @@ void check_rows(std::mt19937& rng, std::int64_t rows, std::int64_t cols, std::in
 
 template <class T>
 void check_type(std::mt19937& rng) {
-    for (const std::int64_t cols : {31, 32, 33, 71, 1000})
+    // Short rows too: a small piece goes to the row kernels in one call for all rows.
+    for (const std::int64_t cols : {4, 8, 9, 16, 17, 31, 32, 33, 71, 1000})
         for (const std::int64_t shift : {0, 1}) check_rows<T>(rng, 5, cols, shift);
 }
 

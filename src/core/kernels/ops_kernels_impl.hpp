@@ -459,9 +459,9 @@ struct simd_row_fn {
                                         : Op == binary_op::max ? simd_arith::max
                                                                : simd_arith::div;
     T operator()(T x, T y) const { return scalar(x, y); }
-    void row(std::int64_t n, T* o, const T* a, const T* b, std::int64_t a_step, std::int64_t b_step,
-             bool stream) const {
-        simd_binary_row(arith, o, a, a_step, b, b_step, n, stream);
+    void rows(std::int64_t n0, std::int64_t n1, T* o, std::int64_t o_row, const T* a, const T* b, std::int64_t a_row,
+              std::int64_t b_row, std::int64_t a_step, std::int64_t b_step, bool stream) const {
+        simd_binary_rows(arith, simd_rows<T>{o, a, b, n0, n1, o_row, a_row, b_row, a_step, b_step, stream});
     }
 };
 
