@@ -6,7 +6,6 @@
 // independent per element, and reductions combine fixed-size blocks in a fixed order.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -46,12 +45,8 @@ void parallel_for_impl(std::int64_t n, range_fn fn, void* context);
 /// Waking the pool costs tens of microseconds on a VM: a (64,32,8,5) add (40960
 /// elements, 35 us on one core) measured 1.7x slower on 2 threads at 2^15.
 inline constexpr std::int64_t default_parallel_threshold = std::int64_t{1} << 17;
-/// The threshold in force (default_parallel_threshold unless set). Read inline: a
-/// tiny operation asks on every call.
-extern std::atomic<std::int64_t> parallel_threshold_in_force;
-[[nodiscard]] inline std::int64_t parallel_threshold() noexcept {
-    return parallel_threshold_in_force.load(std::memory_order_relaxed);
-}
+/// The threshold in force (default_parallel_threshold unless set).
+[[nodiscard]] std::int64_t parallel_threshold() noexcept;
 /// Sets the threshold (>= 1). Tests lower it so that small cases run on the pool.
 void set_parallel_threshold(std::int64_t elements) noexcept;
 

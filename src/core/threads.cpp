@@ -186,9 +186,12 @@ namespace detail {
 void parallel_for_impl(std::int64_t n, range_fn fn, void* context) { the_pool().run(n, fn, context); }
 bool in_parallel_region() noexcept { return t_in_parallel; }
 
-std::atomic<std::int64_t> parallel_threshold_in_force{default_parallel_threshold};
+namespace {
+std::atomic<std::int64_t> g_parallel_threshold{default_parallel_threshold};
+}
+std::int64_t parallel_threshold() noexcept { return g_parallel_threshold.load(std::memory_order_relaxed); }
 void set_parallel_threshold(std::int64_t elements) noexcept {
-    parallel_threshold_in_force.store(std::max<std::int64_t>(elements, 1), std::memory_order_relaxed);
+    g_parallel_threshold.store(std::max<std::int64_t>(elements, 1), std::memory_order_relaxed);
 }
 }  // namespace detail
 
