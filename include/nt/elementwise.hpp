@@ -49,11 +49,15 @@ namespace detail {
 struct alignment {
     spec output;
     std::array<dims, 3> strides;
-    /// The same loop as n0 rows of n1 elements when a C-contiguous output (strides
-    /// `contiguous`) needs no planning: alignment_of fills it once per layout, and small
-    /// operations go straight to the kernel with it (run_binary_rows).
+    /// A fresh result of `output`: its C-contiguous layout, names and element count
+    /// (-1 when the count overflows), so that allocating it copies instead of deriving.
+    nt::layout result;
+    name_list result_names;
+    std::int64_t result_count = 0;
+    /// The same loop as n0 rows of n1 elements when the output is laid out as `result`
+    /// needs no planning: alignment_of fills it once per layout, and small operations
+    /// go straight to the kernel with it (run_binary_rows).
     row_plan rows;
-    dims contiguous;
 };
 
 /// An operand as align_operands sees it: views of a tensor's shape, names and strides.
@@ -90,6 +94,11 @@ template <class T>
 Tensor<T> empty_result(const spec& s) {
     return Tensor<T>(tensor_base::allocate_result(dtype_of<T>, s, "result"));
 }
+// The result of operands aligned by alignment_of (see alignment::result).
+template <class T>
+Tensor<T> empty_result(const alignment& al) {
+    return Tensor<T>(tensor_base::allocate_result(dtype_of<T>, al.result, al.result_names, al.result_count, "result"));
+}
 
 // The operand in the computation's type: a reference to the same handle when it
 // already is (no reference-count traffic), else a converted copy. Bind the result to
@@ -125,19 +134,14 @@ constexpr void check_unary_types() {
                   "logical_not (!) for truth values");
 }
 
-// Runs a binary operation aligned by alignment_of into `out` (the result's shape).
-// Small work with a contiguous output takes the alignment's row plan: one call to the
-// kernel, which is most of the fixed cost of a tiny operation.
+// Runs a binary operation aligned by alignment_of into `out`, which has the result's
+// shape; `out_is_result` when it also has the result's layout (al.result). Small work
+// with that layout takes the alignment's row plan: one call to the kernel, which is
+// most of the fixed cost of a tiny operation.
 template <class C, class R>
-void run_aligned(binary_op op, const alignment& al, Tensor<R>& out, const C* a, const C* b) {
+void run_aligned(binary_op op, const alignment& al, Tensor<R>& out, bool out_is_result, const C* a, const C* b) {
     const std::int64_t n = al.rows.n0 * al.rows.n1;
-    auto contiguous_out = [&] {
-        const std::span<const std::int64_t> s = out.strides();
-        for (std::size_t d = 0; d < s.size(); ++d)
-            if (s[d] != al.contiguous[d]) return false;
-        return true;
-    };
-    if (al.rows.valid && n <= row_plan_max_elements && contiguous_out() && !want_parallel(n))
+    if (out_is_result && al.rows.valid && n <= row_plan_max_elements && !want_parallel(n))
         run_binary_rows<C>(op, al.rows, out.mutable_data(), a, b);
     else
         run_binary<C>(op, out.shape(), out.mutable_data(), out.strides(), a, al.strides[0], b, al.strides[1]);
@@ -152,8 +156,8 @@ auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, bool 
     const Tensor<C>& cb = as_type<C>(b);
     const operand_view operands[2] = {view_of(ca), view_of(cb)};
     const alignment& al = alignment_of(name, operands, union_axes);
-    Tensor<R> out = empty_result<R>(al.output);
-    run_aligned<C>(Op, al, out, ca.data(), cb.data());
+    Tensor<R> out = empty_result<R>(al);
+    run_aligned<C>(Op, al, out, true, ca.data(), cb.data());
     return out;
 }
 
@@ -186,9 +190,7 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
     const Tensor<C>& cb = as_type<C>(b);
     const operand_view operands[2] = {view_of(ca), view_of(cb)};
     const alignment& al = alignment_of(name, operands);
-    if (!std::equal(out.shape().begin(), out.shape().end(), al.output.begin(), al.output.end(),
-                    [](std::int64_t n, const axis_spec& ax) { return n == ax.size; }))
-        throw_out_shape(name, out.spec(), al.output);
+    if (!std::ranges::equal(out.shape(), al.result.sizes())) throw_out_shape(name, out.spec(), al.output);
     // An out that overlaps an operand other than element for element: compute aside.
     // (Pointers compared as void: out's type may differ from the operands', e.g. bool.)
     auto same_elements = [&](const auto& operand, const dims& strides) {
@@ -201,7 +203,7 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
         out.assign(binary<Op>(name, a, b));
         return;
     }
-    run_aligned<C>(Op, al, out, ca.data(), cb.data());
+    run_aligned<C>(Op, al, out, std::ranges::equal(out.strides(), al.result.strides()), ca.data(), cb.data());
 }
 
 template <binary_op Op, class T, class S>
@@ -420,7 +422,7 @@ auto where(const Tensor<bool>& cond, const Tensor<A>& a, const Tensor<B>& b) {
     const Tensor<C>& cb = detail::as_type<C>(b);
     const detail::operand_view operands[3] = {detail::view_of(cond), detail::view_of(ca), detail::view_of(cb)};
     const detail::alignment& al = detail::alignment_of("where", operands);
-    Tensor<C> out = detail::empty_result<C>(al.output);
+    Tensor<C> out = detail::empty_result<C>(al);
     detail::run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), al.strides[0], ca.data(),
                          al.strides[1], cb.data(), al.strides[2]);
     return out;
@@ -443,7 +445,7 @@ Tensor<C> where_scalar(const Tensor<bool>& cond, const Tensor<X>& x, C value, bo
     const Tensor<C>& cx = as_type<C>(x);
     const operand_view operands[2] = {view_of(cond), view_of(cx)};
     const alignment& al = alignment_of("where", operands);
-    Tensor<C> out = empty_result<C>(al.output);
+    Tensor<C> out = empty_result<C>(al);
     const dims zeros(out.rank(), 0);
     if (scalar_first)
         run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), al.strides[0], &value, zeros,
@@ -554,7 +556,7 @@ auto clip(const Tensor<T>& t, const L& lo, const H& hi) {
     const Tensor<C> l = detail::clip_operand<C>(lo), h = detail::clip_operand<C>(hi);
     const detail::operand_view operands[3] = {detail::view_of(x), detail::view_of(l), detail::view_of(h)};
     const detail::alignment& al = detail::alignment_of("clip", operands);
-    Tensor<C> out = detail::empty_result<C>(al.output);
+    Tensor<C> out = detail::empty_result<C>(al);
     detail::run_clip<C>(out.shape(), out.mutable_data(), out.strides(), x.data(), al.strides[0], l.data(),
                         al.strides[1], h.data(), al.strides[2]);
     return out;

@@ -3,6 +3,9 @@
 
 #include "allocator.hpp"
 
+#include <algorithm>
+#include <memory>
+
 namespace nt {
 
 static_assert(detail::alloc_alignment >= storage_alignment);
@@ -29,9 +32,26 @@ struct storage_deleter {
 
 }  // namespace
 
+// Small blocks share one allocation with their owner's control block (one cache pop
+// per fresh small result instead of two); allocate_shared gives the chunks their
+// alignment.
+struct alignas(storage_alignment) storage_chunk {
+    std::byte bytes[storage_alignment];
+};
+constexpr std::size_t shared_block_max_bytes = 4096;
+
 storage_block allocate_storage(std::size_t bytes) {
-    void* p = detail::allocate(bytes);
     storage_block block;
+    if (bytes <= shared_block_max_bytes) {
+        const std::size_t chunks = std::max<std::size_t>(1, (bytes + sizeof(storage_chunk) - 1) / sizeof(storage_chunk));
+        std::shared_ptr<storage_chunk[]> owner =
+            std::allocate_shared_for_overwrite<storage_chunk[]>(control_block_allocator<storage_chunk>{}, chunks);
+        block.data = owner.get();
+        block.owner = std::move(owner);
+        block.bytes = bytes;
+        return block;
+    }
+    void* p = detail::allocate(bytes);
     try {
         block.owner = std::shared_ptr<void>(p, storage_deleter{bytes}, control_block_allocator<char>{});
     } catch (...) {

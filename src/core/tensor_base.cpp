@@ -53,9 +53,14 @@ void throw_type_mismatch(dtype expected, dtype actual, const char* op) {
 tensor_base::tensor_base(dtype d) : layout_(empty_shape, unit_stride, 0), names_(1, name{}), dtype_(d) {}
 
 tensor_base::tensor_base(dtype d, std::shared_ptr<void> owner, std::byte* storage, std::int64_t extent,
-                         nt::layout layout, name_list names, bool read_only)
+                         nt::layout&& layout, name_list&& names, bool read_only)
     : owner_(std::move(owner)), storage_(storage), extent_(extent), layout_(std::move(layout)),
       names_(std::move(names)), read_only_(read_only), dtype_(d) {}
+
+tensor_base::tensor_base(dtype d, std::shared_ptr<void> owner, std::byte* storage, std::int64_t extent,
+                         const nt::layout& layout, const name_list& names, bool read_only)
+    : owner_(std::move(owner)), storage_(storage), extent_(extent), layout_(layout), names_(names),
+      read_only_(read_only), dtype_(d) {}
 
 tensor_base tensor_base::allocate(dtype d, std::span<const std::int64_t> shape, std::span<const name> names,
                                   std::string_view op) {
@@ -80,14 +85,18 @@ tensor_base tensor_base::allocate_result(dtype d, const nt::spec& s, std::string
         if (ax.size == 0) zero = true;
         else overflow |= __builtin_mul_overflow(nonzero, ax.size, &nonzero);
     }
-    const std::int64_t count = zero ? 0 : nonzero;
+    return allocate_result(d, nt::layout(shape.span(), strides.span(), 0), n, overflow ? -1 : zero ? 0 : nonzero, op);
+}
+
+tensor_base tensor_base::allocate_result(dtype d, const nt::layout& c_layout, const name_list& names,
+                                         std::int64_t count, std::string_view op) {
     std::size_t bytes = 0;
-    if (overflow) fail(errc::invalid_argument, op, "shape " + shape_text(shape.span()) + " has too many elements for 64-bit sizes");
+    if (count < 0)
+        fail(errc::invalid_argument, op, "shape " + shape_text(c_layout.sizes()) + " has too many elements for 64-bit sizes");
     if (__builtin_mul_overflow(static_cast<std::size_t>(count), size_of(d), &bytes))
-        fail(errc::invalid_argument, op, "shape " + shape_text(shape.span()) + " needs more bytes than memory can address");
+        fail(errc::invalid_argument, op, "shape " + shape_text(c_layout.sizes()) + " needs more bytes than memory can address");
     storage_block block = allocate_storage(bytes);
-    return tensor_base(d, std::move(block.owner), static_cast<std::byte*>(block.data), count,
-                       nt::layout(shape.span(), strides.span(), 0), std::move(n), false);
+    return tensor_base(d, std::move(block.owner), static_cast<std::byte*>(block.data), count, c_layout, names, false);
 }
 
 tensor_base tensor_base::fresh(dtype d, std::span<const std::int64_t> shape, name_list names, std::string_view op) {

@@ -56,8 +56,10 @@ class tensor_base {
 public:
     /// An empty tensor of shape (0) and type `d`, without storage.
     explicit tensor_base(dtype d = dtype::f32);
-    tensor_base(dtype d, std::shared_ptr<void> owner, std::byte* storage, std::int64_t extent, nt::layout layout,
-                name_list names, bool read_only);
+    tensor_base(dtype d, std::shared_ptr<void> owner, std::byte* storage, std::int64_t extent, nt::layout&& layout,
+                name_list&& names, bool read_only);
+    tensor_base(dtype d, std::shared_ptr<void> owner, std::byte* storage, std::int64_t extent,
+                const nt::layout& layout, const name_list& names, bool read_only);
 
     /// A fresh, uninitialised, C-contiguous, writable tensor. Throws invalid_spec for a
     /// negative size, a rank over max_rank or a names length that is neither 0 nor
@@ -68,6 +70,11 @@ public:
     /// unique, rank <= max_rank by construction): only the element count is checked.
     /// The fixed cost of a tiny element-wise op is mostly validation otherwise.
     [[nodiscard]] static tensor_base allocate_result(dtype d, const nt::spec& s, std::string_view op);
+    /// The same from its parts, derived once per shape (alignment::result): a C-contiguous
+    /// `c_layout` at offset 0, one name per axis, and its element count, -1 when that
+    /// overflows (then this throws as above).
+    [[nodiscard]] static tensor_base allocate_result(dtype d, const nt::layout& c_layout, const name_list& names,
+                                                     std::int64_t count, std::string_view op);
     /// External memory: `ptr` is the element at index 0..0; empty `strides` means C
     /// order. Read-only when the strides may let two indices reach one element.
     [[nodiscard]] static tensor_base wrap(dtype d, void* ptr, std::span<const std::int64_t> shape,
