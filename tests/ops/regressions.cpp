@@ -130,18 +130,27 @@ TEST_CASE("uint8 sums over a long contiguous axis count every element", "[ops][r
 TEST_CASE("an operand stored in another axis order and reused over a broadcast axis gives the aligned result",
           "[ops][engine]") {
     // (?,W,H) against (?,C,H,W): large enough that the engine copies the permuted
-    // operand into the output's order once instead of gathering it per channel.
-    const auto x = nt::arange<float>(10 * 3 * 64 * 48).reshape({10, 3, 64, 48}, {"?", "C", "H", "W"}) * 0.25f;
-    const auto y = nt::arange<float>(10 * 48 * 64).reshape({10, 48, 64}, {"?", "W", "H"}) - 5000.0f;
-    const auto y_in_order = y.permute({0, 2, 1}).contiguous();  // (10,64,48 | ?,H,W), no gather left
-    for (const int threads : {1, 2}) {
-        nt::set_num_threads(threads);
-        CHECK((x + y).to_vector() == (x + y_in_order).to_vector());
-        CHECK((y - x).to_vector() == (y_in_order - x).to_vector());
-        const auto yi = nt::astype<std::int16_t>(y);
-        CHECK((x * yi).to_vector() == (x * nt::astype<std::int16_t>(y_in_order)).to_vector());
-        CHECK(nt::maximum(y.flip(1), x).to_vector() == nt::maximum(y.flip(1).permute({0, 2, 1}).contiguous(), x).to_vector());
+    // operand into the output's order once instead of gathering it per channel; at two
+    // sizes, with results of 1, 4 and 8 bytes.
+    const std::vector<std::int64_t> sizes[2] = {{10, 3, 64, 48}, {4, 3, 128, 96}};
+    for (const auto& s : sizes) {
+        const std::int64_t n = s[0], c = s[1], h = s[2], w = s[3];
+        const auto x = nt::arange<float>(n * c * h * w).reshape({n, c, h, w}, {"?", "C", "H", "W"}) * 0.25f;
+        const auto y = nt::arange<float>(n * w * h).reshape({n, w, h}, {"?", "W", "H"}) - 5000.0f;
+        const auto y_in_order = y.permute({0, 2, 1}).contiguous();  // (n,h,w | ?,H,W), no gather left
+        for (const int threads : {1, 2}) {
+            nt::set_num_threads(threads);
+            CHECK((x + y).to_vector() == (x + y_in_order).to_vector());
+            CHECK((y - x).to_vector() == (y_in_order - x).to_vector());
+            const auto yi = nt::astype<std::int16_t>(y);
+            CHECK((x * yi).to_vector() == (x * nt::astype<std::int16_t>(y_in_order)).to_vector());
+            CHECK(nt::maximum(y.flip(1), x).to_vector() ==
+                  nt::maximum(y.flip(1).permute({0, 2, 1}).contiguous(), x).to_vector());
+            CHECK((x * 4.0f < y).to_vector() == (x * 4.0f < y_in_order).to_vector());
+            const auto xd = nt::astype<double>(x);
+            CHECK((y / xd).to_vector() == (y_in_order / xd).to_vector());
+        }
+        nt::set_num_threads(0);
+        CHECK((x + y).spec() == x.spec());
     }
-    nt::set_num_threads(0);
-    CHECK((x + y).spec() == x.spec());
 }
