@@ -190,12 +190,12 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
     const Tensor<C>& cb = as_type<C>(b);
     const operand_view operands[2] = {view_of(ca), view_of(cb)};
     const alignment& al = alignment_of(name, operands);
-    if (!std::ranges::equal(out.shape(), al.result.sizes())) throw_out_shape(name, out.spec(), al.output);
+    if (!same_values(out.shape(), al.result.sizes())) throw_out_shape(name, out.spec(), al.output);
     // An out that overlaps an operand other than element for element: compute aside.
     // (Pointers compared as void: out's type may differ from the operands', e.g. bool.)
     auto same_elements = [&](const auto& operand, const dims& strides) {
         return static_cast<const void*>(out.data()) == static_cast<const void*>(operand.data()) &&
-               std::ranges::equal(out.strides(), strides.span());
+               same_values(out.strides(), strides.span());
     };
     const bool aliased = (out.shares_storage(ca) && !same_elements(ca, al.strides[0])) ||
                          (out.shares_storage(cb) && !same_elements(cb, al.strides[1]));
@@ -203,7 +203,7 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
         out.assign(binary<Op>(name, a, b));
         return;
     }
-    run_aligned<C>(Op, al, out, std::ranges::equal(out.strides(), al.result.strides()), ca.data(), cb.data());
+    run_aligned<C>(Op, al, out, same_values(out.strides(), al.result.strides()), ca.data(), cb.data());
 }
 
 template <binary_op Op, class T, class S>

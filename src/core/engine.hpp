@@ -78,15 +78,6 @@ struct loop_plan {
 /// copied once into `scratch` in the output's axis order (broadcast axes left out) and
 /// the new data pointer is returned, with its strides (0 on broadcast axes) in
 /// `new_strides`; otherwise `data` is returned and `new_strides` left empty.
-/// Whether two short spans hold the same values, for the per-thread memos of plans
-/// and alignments: a plain loop over a few elements beats a call to memcmp.
-template <class T>
-[[nodiscard]] bool same_values(std::span<const T> a, std::span<const T> b) noexcept {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (!(a[i] == b[i])) return false;
-    return true;
-}
 
 /// Below this many elements reorder_reused_gather never copies: the tiles stay in
 /// cache anyway. Callers may skip the call on that test alone.

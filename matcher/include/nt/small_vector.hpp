@@ -182,4 +182,17 @@ private:
 /// Sizes, strides and positions: rank <= 8 stays inline.
 using dims = small_vector<std::int64_t, 8>;
 
+namespace detail {
+/// Whether two short spans hold the same values, for the per-call checks of shapes
+/// and strides and the per-thread memos: a plain loop over a few elements beats the
+/// call to memcmp that std::ranges::equal makes of them.
+template <class T>
+[[nodiscard]] constexpr bool same_values(std::span<const T> a, std::span<const T> b) noexcept {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(a[i] == b[i])) return false;
+    return true;
+}
+}  // namespace detail
+
 }  // namespace nt
