@@ -45,6 +45,10 @@ void simd_binary_rows(simd_arith op, const simd_rows<double>& r);
 void simd_binary_rows(simd_arith op, const simd_rows<std::int32_t>& r);
 void simd_binary_rows(simd_arith op, const simd_rows<std::int16_t>& r);
 void simd_binary_rows(simd_arith op, const simd_rows<std::uint16_t>& r);
+void simd_binary_rows(simd_arith op, const simd_rows<std::uint32_t>& r);
+/// 8-bit elements: no mul either (Highway has no 8-bit multiply on x86).
+void simd_binary_rows(simd_arith op, const simd_rows<std::int8_t>& r);
+void simd_binary_rows(simd_arith op, const simd_rows<std::uint8_t>& r);
 
 /// The instruction sets this binary has kernels for and this CPU runs, best first
 /// ("AVX3", "AVX2", "SSE4", ...), and the one the dispatcher picks now.

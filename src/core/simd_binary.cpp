@@ -115,7 +115,9 @@ HWY_NOINLINE void RowsOf(simd_arith op, const simd_rows<T>& r) {
     switch (op) {
         case simd_arith::add: return Rows(AddOp{}, r);
         case simd_arith::sub: return Rows(SubOp{}, r);
-        case simd_arith::mul: return Rows(MulOp{}, r);
+        case simd_arith::mul:
+            if constexpr (sizeof(T) > 1) return Rows(MulOp{}, r);
+            return;  // simd_binary_rows refuses 8-bit products before they get here
         case simd_arith::min: return Rows(ExtremeOp<false>{}, r);
         case simd_arith::max: return Rows(ExtremeOp<true>{}, r);
         case simd_arith::div:
@@ -130,6 +132,9 @@ void RowsF64(simd_arith op, const simd_rows<double>& r) { RowsOf(op, r); }
 void RowsI32(simd_arith op, const simd_rows<std::int32_t>& r) { RowsOf(op, r); }
 void RowsI16(simd_arith op, const simd_rows<std::int16_t>& r) { RowsOf(op, r); }
 void RowsU16(simd_arith op, const simd_rows<std::uint16_t>& r) { RowsOf(op, r); }
+void RowsU32(simd_arith op, const simd_rows<std::uint32_t>& r) { RowsOf(op, r); }
+void RowsI8(simd_arith op, const simd_rows<std::int8_t>& r) { RowsOf(op, r); }
+void RowsU8(simd_arith op, const simd_rows<std::uint8_t>& r) { RowsOf(op, r); }
 
 }  // namespace nt::detail::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -142,12 +147,18 @@ HWY_EXPORT(RowsF64);
 HWY_EXPORT(RowsI32);
 HWY_EXPORT(RowsI16);
 HWY_EXPORT(RowsU16);
+HWY_EXPORT(RowsU32);
+HWY_EXPORT(RowsI8);
+HWY_EXPORT(RowsU8);
 
 void simd_binary_rows(simd_arith op, const simd_rows<float>& r) { HWY_DYNAMIC_DISPATCH(RowsF32)(op, r); }
 void simd_binary_rows(simd_arith op, const simd_rows<double>& r) { HWY_DYNAMIC_DISPATCH(RowsF64)(op, r); }
 void simd_binary_rows(simd_arith op, const simd_rows<std::int32_t>& r) { HWY_DYNAMIC_DISPATCH(RowsI32)(op, r); }
 void simd_binary_rows(simd_arith op, const simd_rows<std::int16_t>& r) { HWY_DYNAMIC_DISPATCH(RowsI16)(op, r); }
 void simd_binary_rows(simd_arith op, const simd_rows<std::uint16_t>& r) { HWY_DYNAMIC_DISPATCH(RowsU16)(op, r); }
+void simd_binary_rows(simd_arith op, const simd_rows<std::uint32_t>& r) { HWY_DYNAMIC_DISPATCH(RowsU32)(op, r); }
+void simd_binary_rows(simd_arith op, const simd_rows<std::int8_t>& r) { HWY_DYNAMIC_DISPATCH(RowsI8)(op, r); }
+void simd_binary_rows(simd_arith op, const simd_rows<std::uint8_t>& r) { HWY_DYNAMIC_DISPATCH(RowsU8)(op, r); }
 
 }  // namespace nt::detail
 #endif  // HWY_ONCE

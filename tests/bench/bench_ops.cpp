@@ -152,7 +152,8 @@ void BM_normalize(benchmark::State& state) {
     else normalize_case<nt::half>(state, "f16");
 }
 
-// range(0): 0 = u16, 1 = i16; range(1): threads. A same-type add, fresh result.
+// range(0): 0 = u16, 1 = i16, 2 = u8 (labels; the volume's values wrap, as in
+// NumPy's astype); range(1): threads. A same-type add, fresh result.
 template <class T>
 void add_int_case(benchmark::State& state, const char* name) {
     threads_from(state, 1);
@@ -166,7 +167,8 @@ void add_int_case(benchmark::State& state, const char* name) {
 }
 void BM_add_int(benchmark::State& state) {
     if (state.range(0) == 0) add_int_case<std::uint16_t>(state, "u16");
-    else add_int_case<std::int16_t>(state, "i16");
+    else if (state.range(0) == 1) add_int_case<std::int16_t>(state, "i16");
+    else add_int_case<std::uint8_t>(state, "u8");
 }
 
 // range(0): threads. The sum of a u16 volume (a uint64 result, as NumPy's).
@@ -210,13 +212,15 @@ void BM_simd_add(benchmark::State& state) {
         case 2: simd_add_case<float>(state, target, {64, 1024}, {64, 1}); break;
         case 3: simd_add_case<double>(state, target, {64, 512}, {64, 512}); break;
         case 4: simd_add_case<std::int16_t>(state, target, {64, 1024}, {64, 1024}); break;
+        case 5: simd_add_case<std::uint8_t>(state, target, {64, 1024}, {64, 1024}); break;
+        case 6: simd_add_case<std::uint8_t>(state, target, {64, 1024}, {64, 1024}, true); break;
         default: simd_add_case<float>(state, target, {64, 1024}, {64, 1024}, true); break;
     }
     nt::detail::force_simd_target("");
 }
 void simd_add_args(benchmark::internal::Benchmark* b) {
     const auto targets = static_cast<int>(nt::detail::simd_targets().size());
-    for (int c = 0; c < 6; ++c)
+    for (int c = 0; c < 8; ++c)
         for (int t = 0; t < targets; ++t) b->Args({c, t});
     b->ArgNames({"case", "target"});
 }
@@ -241,7 +245,7 @@ void typed_args(benchmark::internal::Benchmark* b, int cases) {
     b->ArgNames({"case", "threads"});
 }
 void normalize_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
-void add_int_args(benchmark::internal::Benchmark* b) { typed_args(b, 2); }
+void add_int_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void sum_args(benchmark::internal::Benchmark* b) {
     const int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (int threads : {1, all}) b->Args({threads});

@@ -157,7 +157,7 @@ def main():
         # astype first: NumPy 1.x would keep float16 for an f16 array with a float32 scalar.
         results[f"(ct - mean) / std, {name} {spec_text(shape)} -> f32"] = median_time(
             lambda: (ct.astype(np.float32) - mean) / std)
-    for name, dtype in (("u16", np.uint16), ("i16", np.int16)):
+    for name, dtype in (("u16", np.uint16), ("i16", np.int16), ("u8", np.uint8)):
         a = base.astype(dtype)
         b = base.astype(dtype)
         results[f"{name} {spec_text(shape)} + {name} {spec_text(shape)}"] = median_time(lambda: np.add(a, b))

@@ -141,6 +141,9 @@ TEST_CASE("+ - * / minimum maximum give the element-wise values on every SIMD ta
         check_type<std::int32_t>(rng);
         check_type<std::int16_t>(rng);
         check_type<std::uint16_t>(rng);
+        check_type<std::uint32_t>(rng);
+        check_type<std::int8_t>(rng);   // 8-bit products stay on the element loop
+        check_type<std::uint8_t>(rng);
     }
     nt::detail::force_simd_target("");
 }

@@ -444,10 +444,11 @@ void half_rows(std::span<const std::int64_t> shape, Out* out, std::span<const st
 // the rest of the engine's cases on the lambda. Both give the same values.
 template <binary_op Op, class T>
 inline constexpr bool has_simd_rows_v =
-    (Op == binary_op::add || Op == binary_op::sub || Op == binary_op::mul || Op == binary_op::min ||
-     Op == binary_op::max || (Op == binary_op::div && std::is_floating_point_v<T>)) &&
+    (Op == binary_op::add || Op == binary_op::sub || (Op == binary_op::mul && sizeof(T) > 1) ||
+     Op == binary_op::min || Op == binary_op::max || (Op == binary_op::div && std::is_floating_point_v<T>)) &&
     (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
-     std::is_same_v<T, std::int16_t> || std::is_same_v<T, std::uint16_t>);
+     std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::int16_t> || std::is_same_v<T, std::uint16_t> ||
+     std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t>);
 
 template <binary_op Op, class T, class Scalar>
 struct simd_row_fn {
