@@ -71,14 +71,6 @@ struct loop_plan {
 [[nodiscard]] const loop_plan& cached_loop_plan(std::span<const std::int64_t> shape,
                                                 std::span<const operand_layout> operands);
 
-/// An input of an element-wise operation over `shape` (strides in elements, output
-/// strides `out_strides`) that is gathered across the output's fastest axis (a stride of
-/// a cache line or more there) and broadcast over another axis is read in scattered
-/// tiles once per broadcast slice. When that holds (and the work is large), it is
-/// copied once into `scratch` in the output's axis order (broadcast axes left out) and
-/// the new data pointer is returned, with its strides (0 on broadcast axes) in
-/// `new_strides`; otherwise `data` is returned and `new_strides` left empty.
-
 /// Below this many elements reorder_reused_gather never copies: the tiles stay in
 /// cache anyway. Callers may skip the call on that test alone.
 inline constexpr std::int64_t reorder_min_elements = std::int64_t{1} << 15;
@@ -90,6 +82,13 @@ inline constexpr std::int64_t reorder_min_elements = std::int64_t{1} << 15;
     return n;
 }
 
+/// An input of an element-wise operation over `shape` (strides in elements, output
+/// strides `out_strides`) that is gathered across the output's fastest axis (a stride of
+/// a cache line or more there) and broadcast over another axis is read in scattered
+/// tiles once per broadcast slice. When that holds (and the work is large), it is
+/// copied once into `scratch` in the output's axis order (broadcast axes left out) and
+/// the new data pointer is returned, with its strides (0 on broadcast axes) in
+/// `new_strides`; otherwise `data` is returned and `new_strides` left empty.
 [[nodiscard]] const void* reorder_reused_gather(std::span<const std::int64_t> shape,
                                                 std::span<const std::int64_t> out_strides, const void* data,
                                                 std::span<const std::int64_t> strides, std::size_t element_size,
