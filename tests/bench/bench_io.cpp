@@ -1,6 +1,7 @@
 // .npy files through the public API: save_npy and load_npy of a 1 GiB int16 volume
 // (512,1024,1024), a memcpy of the same bytes in the same run as the baseline, and
-// map_npy's open time for sparse files of growing size (it must not grow).
+// map_npy's open time for sparse files of growing size (it must not grow), and
+// .npz archives of many small members (the time per member must not grow either).
 // tests/bench/numpy_bench.py times np.save / np.load / np.load(mmap_mode='r') on the
 // same shapes; scripts/bench.sh prints both.
 #include <benchmark/benchmark.h>
@@ -108,11 +109,32 @@ void BM_map_npy_open(benchmark::State& state) {
     state.SetLabel("map_npy open, " + std::to_string(gib) + " GiB file");
 }
 
+// save_npz then load_npz of an archive of n two-element members: each member's cost
+// is a zip entry and a header, so the time per member should be flat in n (a name
+// check that scanned the earlier members made it grow linearly: 65,600 members took
+// 26 s).
+void BM_npz_members(benchmark::State& state) {
+    const auto n = static_cast<std::int32_t>(state.range(0));
+    std::vector<nt::npz_entry> entries;
+    for (std::int32_t i = 0; i < n; ++i) entries.push_back({"e" + std::to_string(i), nt::tensor<std::int32_t>({i, -i})});
+    const std::string path = (folder() / ("members_" + std::to_string(n) + ".npz")).string();
+    for (auto _ : state) {
+        nt::save_npz(path, entries);
+        const nt::npz back = nt::load_npz(path);
+        benchmark::DoNotOptimize(back.size());
+    }
+    fs::remove(path);
+    state.counters["per_member"] =
+        benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.SetLabel("save_npz + load_npz, " + std::to_string(n) + " members");
+}
+
 }  // namespace
 
 BENCHMARK(BM_memcpy_volume)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_save_npy)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_load_npy)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_map_npy_open)->Arg(1)->Arg(16)->Arg(256)->Arg(1024)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_npz_members)->Arg(1000)->Arg(8000)->Arg(64000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK_MAIN();
