@@ -147,18 +147,27 @@ void run_aligned(binary_op op, const alignment& al, Tensor<R>& out, bool out_is_
         run_binary<C>(op, out.shape(), out.mutable_data(), out.strides(), a, al.strides[0], b, al.strides[1]);
 }
 
+// The typed operations are thin shells: each checks its types at compile time,
+// converts the operands to the computation type C, and calls a body that depends on
+// C and the result type R alone, with the operation a runtime value (the kernels
+// take it so anyway). A program using thirty operations on ten type pairs compiles
+// a body per (C, R), not per operation and pair: that is most of the compile time
+// of code that uses many operations (and of the tests, which use all of them).
+template <class C, class R>
+Tensor<R> binary_same_type(binary_op op, std::string_view name, const Tensor<C>& a, const Tensor<C>& b,
+                           bool union_axes) {
+    const operand_view operands[2] = {view_of(a), view_of(b)};
+    const alignment& al = alignment_of(name, operands, union_axes);
+    Tensor<R> out = empty_result<R>(al);
+    run_aligned<C>(op, al, out, true, a.data(), b.data());
+    return out;
+}
+
 template <binary_op Op, class A, class B>
 auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, bool union_axes = false) {
     using C = binary_operand_t<Op, A, B>;
     check_binary_types<Op, C>();
-    using R = binary_result_t<Op, C>;
-    const Tensor<C>& ca = as_type<C>(a);
-    const Tensor<C>& cb = as_type<C>(b);
-    const operand_view operands[2] = {view_of(ca), view_of(cb)};
-    const alignment& al = alignment_of(name, operands, union_axes);
-    Tensor<R> out = empty_result<R>(al);
-    run_aligned<C>(Op, al, out, true, ca.data(), cb.data());
-    return out;
+    return binary_same_type<C, binary_result_t<Op, C>>(Op, name, as_type<C>(a), as_type<C>(b), union_axes);
 }
 
 // A scalar converted to an element type as casts convert elements: a floating value
@@ -179,15 +188,10 @@ T scalar_as(S value) noexcept {
 [[noreturn]] void throw_out_shape(std::string_view op_name, const spec& out, const spec& expected);
 
 // The out= form: writes into an existing tensor of exactly the result's shape.
-template <binary_op Op, class A, class B, class R>
-void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, Tensor<R>& out) {
-    using C = promote_t<A, B>;
-    static_assert(std::is_same_v<R, binary_result_t<Op, C>>,
-                  "the out tensor must have the operation's result type (nt::promote_t of the operands, "
-                  "bool for comparisons, floating for division)");
+template <class C, class R>
+void binary_into_same_type(binary_op op, std::string_view name, const Tensor<C>& ca, const Tensor<C>& cb,
+                           Tensor<R>& out) {
     if (out.is_read_only()) throw_read_only(name, out.spec());
-    const Tensor<C>& ca = as_type<C>(a);
-    const Tensor<C>& cb = as_type<C>(b);
     const operand_view operands[2] = {view_of(ca), view_of(cb)};
     const alignment& al = alignment_of(name, operands);
     if (!same_values(out.shape(), al.result.sizes())) throw_out_shape(name, out.spec(), al.output);
@@ -200,37 +204,51 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
     const bool aliased = (out.shares_storage(ca) && !same_elements(ca, al.strides[0])) ||
                          (out.shares_storage(cb) && !same_elements(cb, al.strides[1]));
     if (aliased) {
-        out.assign(binary<Op>(name, a, b));
+        out.assign(binary_same_type<C, R>(op, name, ca, cb, false));
         return;
     }
-    run_aligned<C>(Op, al, out, same_values(out.strides(), al.result.strides()), ca.data(), cb.data());
+    run_aligned<C>(op, al, out, same_values(out.strides(), al.result.strides()), ca.data(), cb.data());
 }
 
-template <binary_op Op, class T, class S>
-auto binary_scalar(std::string_view name, const Tensor<T>& a, S value, bool scalar_first) {
-    using C = binary_scalar_operand_t<Op, T, S>;
-    check_binary_types<Op, C>();
-    using R = binary_result_t<Op, C>;
-    const Tensor<C>& ca = as_type<C>(a);
-    const C v = scalar_as<C>(value);
+template <binary_op Op, class A, class B, class R>
+void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, Tensor<R>& out) {
+    using C = promote_t<A, B>;
+    static_assert(std::is_same_v<R, binary_result_t<Op, C>>,
+                  "the out tensor must have the operation's result type (nt::promote_t of the operands, "
+                  "bool for comparisons, floating for division)");
+    binary_into_same_type<C, R>(Op, name, as_type<C>(a), as_type<C>(b), out);
+}
+
+template <class C, class R>
+Tensor<R> binary_scalar_same_type(binary_op op, const Tensor<C>& ca, C v, bool scalar_first) {
     Tensor<R> out = empty_result<R>(ca.spec());
     const dims zeros(ca.rank(), 0);
     const std::span<const std::int64_t> shape = ca.shape();
     if (scalar_first)
-        run_binary<C>(Op, shape, out.mutable_data(), out.strides(), &v, zeros, ca.data(), ca.strides());
+        run_binary<C>(op, shape, out.mutable_data(), out.strides(), &v, zeros, ca.data(), ca.strides());
     else
-        run_binary<C>(Op, shape, out.mutable_data(), out.strides(), ca.data(), ca.strides(), &v, zeros);
-    (void)name;
+        run_binary<C>(op, shape, out.mutable_data(), out.strides(), ca.data(), ca.strides(), &v, zeros);
+    return out;
+}
+
+template <binary_op Op, class T, class S>
+auto binary_scalar(std::string_view /*name*/, const Tensor<T>& a, S value, bool scalar_first) {
+    using C = binary_scalar_operand_t<Op, T, S>;
+    check_binary_types<Op, C>();
+    return binary_scalar_same_type<C, binary_result_t<Op, C>>(Op, as_type<C>(a), scalar_as<C>(value), scalar_first);
+}
+
+template <class T, class R>
+Tensor<R> unary_typed(unary_op op, const Tensor<T>& a) {
+    Tensor<R> out = empty_result<R>(a.spec());
+    run_unary<T>(op, a.shape(), out.mutable_data(), out.strides(), a.data(), a.strides());
     return out;
 }
 
 template <unary_op Op, class T>
 auto unary(const Tensor<T>& a) {
     check_unary_types<Op, T>();
-    using R = unary_result_t<Op, T>;
-    Tensor<R> out = empty_result<R>(a.spec());
-    run_unary<T>(Op, a.shape(), out.mutable_data(), out.strides(), a.data(), a.strides());
-    return out;
+    return unary_typed<T, unary_result_t<Op, T>>(Op, a);
 }
 
 // dst op= src, computed in dst's type: the source is aligned to dst (broadcast_to
@@ -239,41 +257,51 @@ auto unary(const Tensor<T>& a) {
 // C, result type R) and store the result back converted to T like a cast: saturating,
 // NaN to 0. So `int_tensor *= 0.5` halves (3 -> 1), as in C++, rather than
 // multiplying by a truncated 0. NumPy refuses such casts; C++ users expect them.
-template <binary_op Op, class T, class C>
-void store_back(Tensor<T>& dst, const Tensor<C>& lhs, const C* rhs, std::span<const std::int64_t> rhs_strides) {
-    using R = binary_result_t<Op, C>;
+template <class T, class C, class R>
+void store_back(binary_op op, Tensor<T>& dst, const Tensor<C>& lhs, const C* rhs,
+                std::span<const std::int64_t> rhs_strides) {
     if constexpr (std::is_same_v<C, T> && std::is_same_v<R, T>) {
-        run_binary<T>(Op, dst.shape(), dst.mutable_data(), dst.strides(), lhs.data(), lhs.strides(), rhs, rhs_strides);
+        run_binary<T>(op, dst.shape(), dst.mutable_data(), dst.strides(), lhs.data(), lhs.strides(), rhs, rhs_strides);
     } else {
         Tensor<R> tmp = empty_result<R>(dst.spec());
-        run_binary<C>(Op, dst.shape(), tmp.mutable_data(), tmp.strides(), lhs.data(), lhs.strides(), rhs, rhs_strides);
+        run_binary<C>(op, dst.shape(), tmp.mutable_data(), tmp.strides(), lhs.data(), lhs.strides(), rhs, rhs_strides);
         if constexpr (std::is_same_v<R, T>) dst.assign(tmp);
         else run_cast<T, R>(dst.shape(), dst.mutable_data(), dst.strides(), tmp.data(), tmp.strides());
     }
 }
 
-template <binary_op Op, class T, class U>
-void in_place(std::string_view name, Tensor<T>& dst, const Tensor<U>& src) {
-    if (dst.is_read_only()) throw_read_only(name, dst.spec());
-    using C = promote_t<T, U>;
-    check_binary_types<Op, C>();
+template <class T, class C, class R>
+void in_place_same_type(binary_op op, std::string_view name, Tensor<T>& dst, const Tensor<C>& src,
+                        bool src_overlaps_dst) {
     // A source overlapping dst is read as it was before the write (copy first).
-    const Tensor<C> source = dst.shares_storage(src) ? as_type<C>(src).clone() : Tensor<C>(as_type<C>(src));
+    const Tensor<C> source = src_overlaps_dst ? src.clone() : src;
     alignment al;
     align_to_destination(name, dst.spec(), source.spec(), source.strides(), al);
     const Tensor<C>& lhs = as_type<C>(dst);
-    store_back<Op>(dst, lhs, source.data(), al.strides[0].span());
+    store_back<T, C, R>(op, dst, lhs, source.data(), al.strides[0].span());
+}
+
+template <binary_op Op, class T, class U>
+void in_place(std::string_view name, Tensor<T>& dst, const Tensor<U>& src) {
+    using C = promote_t<T, U>;
+    check_binary_types<Op, C>();
+    if (dst.is_read_only()) throw_read_only(name, dst.spec());
+    in_place_same_type<T, C, binary_result_t<Op, C>>(Op, name, dst, as_type<C>(src), dst.shares_storage(src));
+}
+
+template <class T, class C, class R>
+void in_place_scalar_same_type(binary_op op, Tensor<T>& dst, C v) {
+    const dims zeros(dst.rank(), 0);
+    const Tensor<C>& lhs = as_type<C>(dst);
+    store_back<T, C, R>(op, dst, lhs, &v, zeros.span());
 }
 
 template <binary_op Op, class T, class S>
 void in_place_scalar(std::string_view name, Tensor<T>& dst, S value) {
-    if (dst.is_read_only()) throw_read_only(name, dst.spec());
     using C = promote_scalar_t<T, S>;
     check_binary_types<Op, C>();
-    const C v = scalar_as<C>(value);
-    const dims zeros(dst.rank(), 0);
-    const Tensor<C>& lhs = as_type<C>(dst);
-    store_back<Op>(dst, lhs, &v, zeros.span());
+    if (dst.is_read_only()) throw_read_only(name, dst.spec());
+    in_place_scalar_same_type<T, C, binary_result_t<Op, C>>(Op, dst, scalar_as<C>(value));
 }
 
 template <class S>
@@ -414,18 +442,23 @@ auto operator~(const Tensor<T>& a) {
     return bitwise_not(a);
 }
 
+namespace detail {
+template <class C>
+Tensor<C> where_same_type(const Tensor<bool>& cond, const Tensor<C>& a, const Tensor<C>& b) {
+    const operand_view operands[3] = {view_of(cond), view_of(a), view_of(b)};
+    const alignment& al = alignment_of("where", operands);
+    Tensor<C> out = empty_result<C>(al);
+    run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), al.strides[0], a.data(), al.strides[1],
+                 b.data(), al.strides[2]);
+    return out;
+}
+}  // namespace detail
+
 /// where(cond, a, b): a where cond is true, else b, all three matched (policy names).
 template <class A, class B>
 auto where(const Tensor<bool>& cond, const Tensor<A>& a, const Tensor<B>& b) {
     using C = promote_t<A, B>;
-    const Tensor<C>& ca = detail::as_type<C>(a);
-    const Tensor<C>& cb = detail::as_type<C>(b);
-    const detail::operand_view operands[3] = {detail::view_of(cond), detail::view_of(ca), detail::view_of(cb)};
-    const detail::alignment& al = detail::alignment_of("where", operands);
-    Tensor<C> out = detail::empty_result<C>(al);
-    detail::run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), al.strides[0], ca.data(),
-                         al.strides[1], cb.data(), al.strides[2]);
-    return out;
+    return detail::where_same_type<C>(cond, detail::as_type<C>(a), detail::as_type<C>(b));
 }
 
 namespace detail {
@@ -440,9 +473,8 @@ using scalar_element_t = std::conditional_t<
 
 // where with one scalar operand: cond and the tensor are matched; the scalar, in the
 // result type C, is read through stride 0.
-template <class C, class X>
-Tensor<C> where_scalar(const Tensor<bool>& cond, const Tensor<X>& x, C value, bool scalar_first) {
-    const Tensor<C>& cx = as_type<C>(x);
+template <class C>
+Tensor<C> where_scalar(const Tensor<bool>& cond, const Tensor<C>& cx, C value, bool scalar_first) {
     const operand_view operands[2] = {view_of(cond), view_of(cx)};
     const alignment& al = alignment_of("where", operands);
     Tensor<C> out = empty_result<C>(al);
@@ -464,12 +496,12 @@ Tensor<C> where_scalar(const Tensor<bool>& cond, const Tensor<X>& x, C value, bo
 template <class S, class B, std::enable_if_t<detail::is_scalar_v<S>, int> = 0>
 auto where(const Tensor<bool>& cond, S a, const Tensor<B>& b) {
     using C = promote_scalar_t<B, S>;
-    return detail::where_scalar<C>(cond, b, detail::scalar_as<C>(a), true);
+    return detail::where_scalar<C>(cond, detail::as_type<C>(b), detail::scalar_as<C>(a), true);
 }
 template <class A, class S, std::enable_if_t<detail::is_scalar_v<S>, int> = 0>
 auto where(const Tensor<bool>& cond, const Tensor<A>& a, S b) {
     using C = promote_scalar_t<A, S>;
-    return detail::where_scalar<C>(cond, a, detail::scalar_as<C>(b), false);
+    return detail::where_scalar<C>(cond, detail::as_type<C>(a), detail::scalar_as<C>(b), false);
 }
 template <class S1, class S2, std::enable_if_t<detail::is_scalar_v<S1> && detail::is_scalar_v<S2>, int> = 0>
 auto where(const Tensor<bool>& cond, S1 a, S2 b) {
@@ -541,6 +573,16 @@ Tensor<C> clip_operand(const X& x) {
     if constexpr (is_tensor_v<X>) return as_type<C>(x);
     else return nt::scalar<C>(clip_bound_as<C>(x));
 }
+
+template <class C>
+Tensor<C> clip_same_type(const Tensor<C>& x, const Tensor<C>& l, const Tensor<C>& h) {
+    const operand_view operands[3] = {view_of(x), view_of(l), view_of(h)};
+    const alignment& al = alignment_of("clip", operands);
+    Tensor<C> out = empty_result<C>(al);
+    run_clip<C>(out.shape(), out.mutable_data(), out.strides(), x.data(), al.strides[0], l.data(), al.strides[1],
+                h.data(), al.strides[2]);
+    return out;
+}
 }  // namespace detail
 
 /// np.clip: min(max(t, lo), hi) element-wise, each bound a tensor or a scalar. Tensor
@@ -552,14 +594,7 @@ Tensor<C> clip_operand(const X& x) {
 template <class T, detail::clip_bound L, detail::clip_bound H>
 auto clip(const Tensor<T>& t, const L& lo, const H& hi) {
     using C = detail::clip_type_t<T, L, H>;
-    const Tensor<C>& x = detail::as_type<C>(t);
-    const Tensor<C> l = detail::clip_operand<C>(lo), h = detail::clip_operand<C>(hi);
-    const detail::operand_view operands[3] = {detail::view_of(x), detail::view_of(l), detail::view_of(h)};
-    const detail::alignment& al = detail::alignment_of("clip", operands);
-    Tensor<C> out = detail::empty_result<C>(al);
-    detail::run_clip<C>(out.shape(), out.mutable_data(), out.strides(), x.data(), al.strides[0], l.data(),
-                        al.strides[1], h.data(), al.strides[2]);
-    return out;
+    return detail::clip_same_type<C>(detail::as_type<C>(t), detail::clip_operand<C>(lo), detail::clip_operand<C>(hi));
 }
 
 /// np.nan_to_num: NaN becomes `nan`, +inf `posinf` and -inf `neginf`, by default the
