@@ -6,8 +6,10 @@
 #include <fstream>
 #include <initializer_list>
 #include <istream>
+#include <memory>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "nt/error.hpp"
@@ -42,9 +44,31 @@ inline small_vector<std::int32_t, 8> map_of(const std::vector<int>& v) {
     return out;
 }
 
+/// A reference to a callable (which must outlive it), called for its effect. The
+/// checks below take one instead of being templates: the tests pass them thousands
+/// of distinct lambdas (each a type of its own, many inside TEMPLATE_TEST_CASEs),
+/// and a template instantiated the checks' Catch2 machinery once per lambda, the
+/// largest part of some test files' compile time.
+class callback_ref {
+public:
+    template <class F>
+        requires(!std::is_same_v<std::remove_cvref_t<F>, callback_ref>)
+    callback_ref(F&& f) noexcept  // NOLINT(google-explicit-constructor): lambdas convert at the call
+        : callable_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
+          call_(&call<std::remove_reference_t<F>>) {}
+    void operator()() const { call_(callable_); }
+
+private:
+    template <class F>
+    static void call(void* f) {
+        (void)(*static_cast<F*>(f))();
+    }
+    void* callable_;
+    void (*call_)(void*);
+};
+
 /// Runs `fn`, requires it to throw nt::error with `code`, returns the message.
-template <class Fn>
-std::string error_message(errc code, Fn&& fn) {
+inline std::string error_message(errc code, callback_ref fn) {
     try {
         fn();
     } catch (const error& e) {
@@ -56,8 +80,7 @@ std::string error_message(errc code, Fn&& fn) {
 }
 
 /// Runs f, which must throw nt::error with `code` and a message containing every part.
-template <class F>
-void require_error(F&& f, errc code, std::initializer_list<const char*> parts) {
+inline void require_error(callback_ref f, errc code, std::initializer_list<const char*> parts) {
     try {
         f();
         FAIL("no nt::error thrown");

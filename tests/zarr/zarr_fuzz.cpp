@@ -32,7 +32,7 @@ json random_value(std::mt19937& rng) {
         case 2: return -static_cast<std::int64_t>(rng() % 5) - 1;
         case 3: return std::int64_t{1} << (rng() % 63);
         case 4: return std::numeric_limits<std::uint64_t>::max() - rng() % 3;
-        case 5: return 0.5 + rng() % 7;
+        case 5: return 0.5 + static_cast<double>(rng() % 7);
         case 6: return "NaN";
         case 7: return std::string(1, "<>|="[rng() % 4]) + "fiubcUSOmM"[rng() % 10] + std::to_string(rng() % 17);
         case 8: return json::array({rng() % 5, -1});

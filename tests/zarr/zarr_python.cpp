@@ -280,10 +280,11 @@ TEST_CASE("ntensor writes stores for zarr-python, xarray and Dask", "[zarr][nump
                 for (std::int64_t z = 0; z < nz; ++z)
                     for (std::int64_t i = 0; i < plane; ++i) {
                         double sum = 0;
-                        int n = 0;
-                        for (std::int64_t q = std::max<std::int64_t>(0, z - 1); q <= std::min(nz - 1, z + 1); ++q, ++n)
+                        int count = 0;
+                        for (std::int64_t q = std::max<std::int64_t>(0, z - 1); q <= std::min(nz - 1, z + 1);
+                             ++q, ++count)
                             sum += d[q * plane + i];
-                        o[z * plane + i] = static_cast<float>(sum / n);
+                        o[z * plane + i] = static_cast<float>(sum / count);
                     }
                 return nt::any_tensor(res);
             },
