@@ -39,27 +39,10 @@ void same_result(const nt::any_tensor& typed, const nt::any_tensor& any) {
     CHECK(bytes_of(any) == bytes_of(typed));
 }
 
-/// A callable giving an any_tensor, by reference (the callable must outlive it): the
-/// ~1,500 lambdas of the pair checks share one same_outcome instead of one each,
-/// which was half of this file's code.
-class outcome_fn {
-public:
-    template <class F>
-    outcome_fn(const F& f)  // NOLINT(google-explicit-constructor): lambdas convert at the call
-        : callable_(&f), call_(&call<F>) {}
-    nt::any_tensor operator()() const { return call_(callable_); }
-
-private:
-    template <class F>
-    static nt::any_tensor call(const void* f) {
-        return nt::any_tensor((*static_cast<const F*>(f))());
-    }
-    const void* callable_;
-    nt::any_tensor (*call_)(const void*);
-};
-
 /// Runs the typed and the any form; both give the same result or the same error.
-void same_outcome(const std::string& what, outcome_fn typed, outcome_fn any) {
+/// (Not a template: the ~1,500 lambdas of the pair checks share one same_outcome.)
+void same_outcome(const std::string& what, nt::test::callback_ref<nt::any_tensor> typed,
+                  nt::test::callback_ref<nt::any_tensor> any) {
     INFO(what);
     std::string typed_error, any_error;
     nt::any_tensor t, a;

@@ -44,11 +44,12 @@ inline small_vector<std::int32_t, 8> map_of(const std::vector<int>& v) {
     return out;
 }
 
-/// A reference to a callable (which must outlive it), called for its effect. The
-/// checks below take one instead of being templates: the tests pass them thousands
-/// of distinct lambdas (each a type of its own, many inside TEMPLATE_TEST_CASEs),
-/// and a template instantiated the checks' Catch2 machinery once per lambda, the
-/// largest part of some test files' compile time.
+/// A reference to a callable (which must outlive it) giving an R (void: called for
+/// its effect). The checks below take one instead of being templates: the tests pass
+/// them thousands of distinct lambdas (each a type of its own, many inside
+/// TEMPLATE_TEST_CASEs), and a template instantiated the checks' Catch2 machinery
+/// once per lambda, the largest part of some test files' compile time.
+template <class R = void>
 class callback_ref {
 public:
     template <class F>
@@ -56,19 +57,20 @@ public:
     callback_ref(F&& f) noexcept  // NOLINT(google-explicit-constructor): lambdas convert at the call
         : callable_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
           call_(&call<std::remove_reference_t<F>>) {}
-    void operator()() const { call_(callable_); }
+    R operator()() const { return call_(callable_); }
 
 private:
     template <class F>
-    static void call(void* f) {
-        (void)(*static_cast<F*>(f))();
+    static R call(void* f) {
+        if constexpr (std::is_void_v<R>) (void)(*static_cast<F*>(f))();
+        else return R((*static_cast<F*>(f))());
     }
     void* callable_;
-    void (*call_)(void*);
+    R (*call_)(void*);
 };
 
 /// Runs `fn`, requires it to throw nt::error with `code`, returns the message.
-inline std::string error_message(errc code, callback_ref fn) {
+inline std::string error_message(errc code, callback_ref<> fn) {
     try {
         fn();
     } catch (const error& e) {
@@ -80,7 +82,7 @@ inline std::string error_message(errc code, callback_ref fn) {
 }
 
 /// Runs f, which must throw nt::error with `code` and a message containing every part.
-inline void require_error(callback_ref f, errc code, std::initializer_list<const char*> parts) {
+inline void require_error(callback_ref<> f, errc code, std::initializer_list<const char*> parts) {
     try {
         f();
         FAIL("no nt::error thrown");
