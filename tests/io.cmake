@@ -16,8 +16,8 @@ add_test(NAME io_numpy_generate
 add_test(NAME io_numpy_check COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/io/check_written.py ${nt_io_data})
 set_tests_properties(io_numpy_generate PROPERTIES FIXTURES_SETUP io_numpy_files)
 # The [numpy] cases read NumPy's files and write theirs, which io_numpy_check reads.
-catch_discover_tests(test_io TEST_SPEC "[numpy]" TEST_PREFIX "io_numpy: "
-                     PROPERTIES FIXTURES_REQUIRED io_numpy_files FIXTURES_SETUP io_numpy_written)
+nt_add_file_tests(test_io io_numpy "[numpy]"
+                  PROPERTIES FIXTURES_REQUIRED io_numpy_files FIXTURES_SETUP io_numpy_written)
 set_tests_properties(io_numpy_check PROPERTIES FIXTURES_REQUIRED "io_numpy_files;io_numpy_written")
 
 # Random and damaged files; replaces operator new to bound allocations (its own

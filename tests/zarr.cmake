@@ -38,8 +38,8 @@ endif()
 add_test(NAME zarr_python_generate
          COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/gen_zarr.py --out ${nt_zarr_data}/py)
 set_tests_properties(zarr_python_generate PROPERTIES FIXTURES_SETUP zarr_py_files)
-catch_discover_tests(test_zarr TEST_SPEC "[zarr][numpy]~[ome]" TEST_PREFIX "zarr_python: "
-                     PROPERTIES FIXTURES_REQUIRED zarr_py_files FIXTURES_SETUP zarr_py_written)
+nt_add_file_tests(test_zarr zarr_python "[zarr][numpy]~[ome]"
+                  PROPERTIES FIXTURES_REQUIRED zarr_py_files FIXTURES_SETUP zarr_py_written)
 add_test(NAME zarr_python_check
          COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/check_zarr.py ${nt_zarr_data}/py)
 set_tests_properties(zarr_python_check PROPERTIES FIXTURES_REQUIRED "zarr_py_files;zarr_py_written")
@@ -54,7 +54,7 @@ set_tests_properties(zarr_dask_processes_check PROPERTIES FIXTURES_REQUIRED "zar
 # and write one with write_ome, which gen_ome.py --check reads with zarr-python.
 add_test(NAME zarr_ome_generate COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/gen_ome.py --out ${nt_zarr_data}/ome)
 set_tests_properties(zarr_ome_generate PROPERTIES FIXTURES_SETUP zarr_ome_files)
-catch_discover_tests(test_zarr TEST_SPEC "[ome][numpy]" TEST_PREFIX "zarr_ome: "
-                     PROPERTIES FIXTURES_REQUIRED zarr_ome_files FIXTURES_SETUP zarr_ome_written)
+nt_add_file_tests(test_zarr zarr_ome "[ome][numpy]"
+                  PROPERTIES FIXTURES_REQUIRED zarr_ome_files FIXTURES_SETUP zarr_ome_written)
 add_test(NAME zarr_ome_check COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/gen_ome.py --check ${nt_zarr_data}/ome)
 set_tests_properties(zarr_ome_check PROPERTIES FIXTURES_REQUIRED "zarr_ome_files;zarr_ome_written")
