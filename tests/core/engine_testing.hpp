@@ -1,6 +1,7 @@
 // Shared helpers for the engine tests: random strided layouts and a naive reference.
 #pragma once
 
+#include "core_testing.hpp"
 #include "nt/small_vector.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,13 +18,9 @@ namespace engine_testing {
 
 using nt::dims;
 
-inline std::mt19937_64& rng() {
-    static std::mt19937_64 r(Catch::rngSeed() ? Catch::rngSeed() : 12345u);
-    return r;
-}
-inline std::int64_t uniform(std::int64_t lo, std::int64_t hi) {  // inclusive
-    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng());
-}
+// The core tests' generator, seeded from Catch's --rng-seed.
+using core_testing::rng;
+using core_testing::uniform;
 inline bool chance(double p) { return std::bernoulli_distribution(p)(rng()); }
 
 inline std::string text(const dims& d) {

@@ -13,6 +13,7 @@
 
 #include "nt/nt.hpp"
 #include "nt_test_support.hpp"
+#include "nt_test_bytes.hpp"
 #include "nt_test_types.hpp"
 
 using nt::test::error_message;
@@ -26,11 +27,7 @@ void for_each_type(F&& f) {
 }
 
 /// The elements in C order as bytes (NaN-safe comparison).
-std::string bytes_of(const nt::any_tensor& a) {
-    std::string out(static_cast<std::size_t>(a.size()) * nt::size_of(a.dtype()), '\0');
-    a.base().copy_to(out.data());
-    return out;
-}
+using nt::test::bytes_of;
 
 /// The typed result and the any_tensor result agree: dtype, spec, bytes.
 void same_result(const nt::any_tensor& typed, const nt::any_tensor& any) {

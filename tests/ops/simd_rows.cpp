@@ -156,18 +156,25 @@ TEST_CASE("outputs large enough for streaming stores agree on every SIMD target"
     const std::int64_t rows = 9, cols = (std::int64_t{1} << 20) - 3;
     const auto a = random_tensor<float>(rng, {rows, cols});
     const auto b = random_tensor<float>(rng, {rows, cols});
-    for (const std::string& target : targets) {
-        nt::detail::force_simd_target(target);
-        INFO("target " << target);
-        for (const op o : {op::add, op::div, op::max}) {
+    const std::int64_t n = rows * cols;
+    for (const op o : {op::add, op::div, op::max}) {
+        // The first result that passes the element-by-element check; a target whose
+        // result has the same bits passes without a second one (the check is most of
+        // this test's time under the sanitizers).
+        std::vector<float> checked;
+        for (const std::string& target : targets) {
+            nt::detail::force_simd_target(target);
+            INFO("target " << target << " op " << static_cast<int>(o));
             const auto result = apply(o, a, b);
+            const float* got = result.data();
+            if (!checked.empty() && std::memcmp(got, checked.data(), checked.size() * sizeof(float)) == 0) continue;
             const float* x = a.data();
             const float* y = b.data();
-            const float* got = result.data();
             std::int64_t wrong = 0;
-            for (std::int64_t i = 0; i < rows * cols; ++i)
+            for (std::int64_t i = 0; i < n; ++i)
                 if (!same_bits(got[i], reference(o, x[i], y[i]))) ++wrong;
             CHECK(wrong == 0);
+            if (checked.empty() && wrong == 0) checked.assign(got, got + n);
         }
     }
     nt::detail::force_simd_target("");

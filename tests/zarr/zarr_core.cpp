@@ -18,6 +18,7 @@
 #include "nt/zarr.hpp"
 #include "nt_test_files.hpp"
 #include "nt_test_support.hpp"
+#include "nt_test_bytes.hpp"
 
 namespace fs = std::filesystem;
 using nt::test::require_error;
@@ -28,11 +29,7 @@ fs::path scratch(const std::string& name) {
     return nt::test::fresh_path(fs::path(NT_TEST_DATA_DIR) / "zarr" / "core", name);
 }
 
-std::string bytes_of(const nt::any_tensor& a) {
-    std::string out(static_cast<std::size_t>(a.size()) * nt::size_of(a.dtype()), '\0');
-    a.base().copy_to(out.data());
-    return out;
-}
+using nt::test::bytes_of;
 
 /// Random elements of `d` (from random bytes through astype, so floats are finite).
 nt::any_tensor random_tensor(nt::dtype d, std::vector<std::int64_t> shape, nt::names_arg names, unsigned seed) {

@@ -23,6 +23,7 @@
 #include "nt/nt.hpp"
 #include "nt/zarr.hpp"
 #include "nt_test_support.hpp"
+#include "nt_test_bytes.hpp"
 
 namespace fs = std::filesystem;
 
@@ -36,11 +37,7 @@ std::string file_bytes(const fs::path& p) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-std::string bytes_of(const nt::any_tensor& a) {
-    std::string out(static_cast<std::size_t>(a.size()) * nt::size_of(a.dtype()), '\0');
-    a.base().copy_to(out.data());
-    return out;
-}
+using nt::test::bytes_of;
 
 std::string fill_text(const std::optional<double>& f) {
     if (!f) return "null";
