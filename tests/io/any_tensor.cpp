@@ -26,7 +26,6 @@ void for_each_type(F&& f) {
     nt::test::for_each_element_type(std::forward<F>(f));
 }
 
-/// The elements in C order as bytes (NaN-safe comparison).
 using nt::test::bytes_of;
 
 /// The typed result and the any_tensor result agree: dtype, spec, bytes.

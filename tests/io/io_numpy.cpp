@@ -15,6 +15,7 @@
 #include "nt/nt.hpp"
 #include "nt_test_files.hpp"
 #include "nt_test_support.hpp"
+#include "nt_test_bytes.hpp"
 
 using nt::test::read_file;
 
@@ -22,12 +23,7 @@ namespace {
 
 const std::string dir = std::string(NT_TEST_DATA_DIR) + "/io";
 
-/// The elements in C order as bytes.
-std::string c_bytes(const nt::any_tensor& a) {
-    std::string out(static_cast<std::size_t>(a.size()) * nt::size_of(a.dtype()), '\0');
-    a.base().copy_to(out.data());
-    return out;
-}
+using nt::test::bytes_of;
 
 std::vector<std::int64_t> shape_of(const nt::any_tensor& a) { return {a.shape().begin(), a.shape().end()}; }
 
@@ -57,7 +53,7 @@ void check_array(const std::string& label, const nt::any_tensor& a, const expect
     } else {
         CHECK(a.is_contiguous());
     }
-    CHECK(c_bytes(a) == raw);
+    CHECK(bytes_of(a) == raw);
 }
 
 nt::any_tensor reversed_view(const nt::any_tensor& a) {
@@ -105,7 +101,7 @@ TEST_CASE("NumPy's .npy files load, map and save back", "[numpy][npy]") {
             [&](const auto& t) {
                 using T = typename std::decay_t<decltype(t)>::value_type;
                 const nt::Tensor<T> typed = nt::load_npy<T>(path);
-                CHECK(c_bytes(typed) == raw);
+                CHECK(bytes_of(typed) == raw);
             },
             a);
         const bool is_f64 = a.dtype() == nt::dtype::f64;
