@@ -3,8 +3,8 @@
 // Binary operations combine their operands through the matcher (policy `names`):
 // axes with equal names pair first, the remaining unnamed axes are right-aligned,
 // and singleton axes broadcast. The result is a new contiguous tensor whose names
-// come from the plan. Operands of different element types are first converted to
-// their common type (nt::promote_t, NumPy's table).
+// come from the plan. Operands of different element types compute in their common
+// type (nt::promote_t, NumPy's table), converted as the operation reads them.
 //
 //     auto img = nt::ones<float>({10, 3, 256, 384}, {"?", "CHANNEL", "H", "W"});
 //     auto lbl = nt::ones<float>({10, 256, 384}, {"?", "H", "W"});
@@ -134,6 +134,21 @@ constexpr void check_unary_types() {
                   "logical_not (!) for truth values");
 }
 
+// Binary operations whose operands are not all of the type C they compute in: the
+// kernel converts the operands as it reads them (run_binary_converting), without a
+// converted copy (src/core/elementwise_converting.cpp). `compute` is C's dtype,
+// `result` binary_result_t's.
+[[nodiscard]] tensor_base binary_converting(binary_op op, std::string_view name, dtype compute, dtype result,
+                                            const tensor_base& a, const tensor_base& b, bool union_axes);
+/// The out= form (`out` has the result's type).
+void binary_converting_into(binary_op op, std::string_view name, dtype compute, const tensor_base& a,
+                            const tensor_base& b, const tensor_base& out);
+/// A tensor with a scalar: `value` points to one element of `compute`.
+[[nodiscard]] tensor_base binary_scalar_converting(binary_op op, dtype compute, dtype result, const tensor_base& a,
+                                                   const void* value, bool value_first);
+/// dst op= src computed in dst's type (which is also the result's).
+void in_place_converting(binary_op op, std::string_view name, const tensor_base& dst, const tensor_base& src);
+
 // Runs a binary operation aligned by alignment_of into `out`, which has the result's
 // shape; `out_is_result` when it also has the result's layout (al.result). Small work
 // with that layout takes the alignment's row plan: one call to the kernel, which is
@@ -166,8 +181,12 @@ Tensor<R> binary_same_type(binary_op op, std::string_view name, const Tensor<C>&
 template <binary_op Op, class A, class B>
 auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, bool union_axes = false) {
     using C = binary_operand_t<Op, A, B>;
+    using R = binary_result_t<Op, C>;
     check_binary_types<Op, C>();
-    return binary_same_type<C, binary_result_t<Op, C>>(Op, name, as_type<C>(a), as_type<C>(b), union_axes);
+    if constexpr (std::is_same_v<A, C> && std::is_same_v<B, C>)
+        return binary_same_type<C, R>(Op, name, a, b, union_axes);
+    else
+        return Tensor<R>(binary_converting(Op, name, dtype_of<C>, dtype_of<R>, a.base(), b.base(), union_axes));
 }
 
 // A scalar converted to an element type as casts convert elements: a floating value
@@ -216,7 +235,10 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
     static_assert(std::is_same_v<R, binary_result_t<Op, C>>,
                   "the out tensor must have the operation's result type (nt::promote_t of the operands, "
                   "bool for comparisons, floating for division)");
-    binary_into_same_type<C, R>(Op, name, as_type<C>(a), as_type<C>(b), out);
+    if constexpr (std::is_same_v<A, C> && std::is_same_v<B, C>)
+        binary_into_same_type<C, R>(Op, name, a, b, out);
+    else
+        binary_converting_into(Op, name, dtype_of<C>, a.base(), b.base(), out.base());
 }
 
 template <class C, class R>
@@ -234,8 +256,13 @@ Tensor<R> binary_scalar_same_type(binary_op op, const Tensor<C>& ca, C v, bool s
 template <binary_op Op, class T, class S>
 auto binary_scalar(std::string_view /*name*/, const Tensor<T>& a, S value, bool scalar_first) {
     using C = binary_scalar_operand_t<Op, T, S>;
+    using R = binary_result_t<Op, C>;
     check_binary_types<Op, C>();
-    return binary_scalar_same_type<C, binary_result_t<Op, C>>(Op, as_type<C>(a), scalar_as<C>(value), scalar_first);
+    const C v = scalar_as<C>(value);
+    if constexpr (std::is_same_v<T, C>)
+        return binary_scalar_same_type<C, R>(Op, a, v, scalar_first);
+    else
+        return Tensor<R>(binary_scalar_converting(Op, dtype_of<C>, dtype_of<R>, a.base(), &v, scalar_first));
 }
 
 template <class T, class R>
@@ -284,9 +311,13 @@ void in_place_same_type(binary_op op, std::string_view name, Tensor<T>& dst, con
 template <binary_op Op, class T, class U>
 void in_place(std::string_view name, Tensor<T>& dst, const Tensor<U>& src) {
     using C = promote_t<T, U>;
+    using R = binary_result_t<Op, C>;
     check_binary_types<Op, C>();
     if (dst.is_read_only()) throw_read_only(name, dst.spec());
-    in_place_same_type<T, C, binary_result_t<Op, C>>(Op, name, dst, as_type<C>(src), dst.shares_storage(src));
+    if constexpr (!std::is_same_v<U, C> && std::is_same_v<T, C> && std::is_same_v<R, T>)
+        in_place_converting(Op, name, dst.base(), src.base());
+    else
+        in_place_same_type<T, C, R>(Op, name, dst, as_type<C>(src), dst.shares_storage(src));
 }
 
 template <class T, class C, class R>

@@ -98,16 +98,19 @@ any_tensor scalar_tensor(const any_scalar& s, dtype d) {
 
 }  // namespace
 
-any_tensor any_binary(binary_op op, std::string_view name, const any_tensor& a, const any_tensor& b) {
-    // The type the operation computes in, as binary_operand_t decides it statically.
-    const dtype c = is_float_math(op) ? promote_types(float_of(a.dtype()), float_of(b.dtype()))
-                                      : promote_types(a.dtype(), b.dtype());
-    const any_tensor ca = converted(a, c), cb = converted(b, c);
+namespace {
+
+/// a op b computed in `c` (the operands' common type as the typed API decides it):
+/// operands of other types are converted as the kernel reads them.
+any_tensor binary_in(binary_op op, std::string_view name, dtype c, const any_tensor& a, const any_tensor& b) {
     return dispatch(c, [&](auto type) {
         using T = type_of<decltype(type)>;
         return with_binary_op(op, [&](auto o) -> any_tensor {
             if constexpr (binary_accepts_v<o.value, T>) {
-                return any_tensor(binary<o.value>(name, typed<T>(ca), typed<T>(cb)));
+                if (a.dtype() == c && b.dtype() == c)
+                    return any_tensor(binary<o.value>(name, typed<T>(a), typed<T>(b)));
+                return any_tensor(binary_converting(op, name, c, dtype_of<binary_result_t<o.value, T>>, a.base(),
+                                                    b.base(), false));
             } else {
                 const std::string what = "the operands (" + std::string(to_string(a.dtype())) + ", " +
                                          std::string(to_string(b.dtype())) + ") compute in a type that";
@@ -117,6 +120,15 @@ any_tensor any_binary(binary_op op, std::string_view name, const any_tensor& a, 
     });
 }
 
+}  // namespace
+
+any_tensor any_binary(binary_op op, std::string_view name, const any_tensor& a, const any_tensor& b) {
+    // The type the operation computes in, as binary_operand_t decides it statically.
+    const dtype c = is_float_math(op) ? promote_types(float_of(a.dtype()), float_of(b.dtype()))
+                                      : promote_types(a.dtype(), b.dtype());
+    return binary_in(op, name, c, a, b);
+}
+
 any_tensor any_binary_scalar(binary_op op, std::string_view name, const any_tensor& a, const any_scalar& s,
                              bool scalar_first) {
     // The scalar becomes a rank-0 tensor of the common type: broadcasting it gives
@@ -124,8 +136,7 @@ any_tensor any_binary_scalar(binary_op op, std::string_view name, const any_tens
     const dtype p = promote_with_scalar(a.dtype(), s.k);
     const dtype c = is_float_math(op) ? float_of(p) : p;
     const any_tensor v = scalar_tensor(s, c);
-    const any_tensor ca = converted(a, c);
-    return scalar_first ? any_binary(op, name, v, ca) : any_binary(op, name, ca, v);
+    return scalar_first ? binary_in(op, name, c, v, a) : binary_in(op, name, c, a, v);
 }
 
 any_tensor any_unary(unary_op op, std::string_view name, const any_tensor& a) {

@@ -152,6 +152,54 @@ void BM_normalize(benchmark::State& state) {
     else normalize_case<nt::half>(state, "f16");
 }
 
+// Operands of two element types, converted as the operation reads them. range(0):
+// 0 = a u16 volume added into a f32 accumulator (`acc += ct`), 1 = the u16 volume
+// times a f32 scalar tensor, fresh, 2 = a tiny (4,8) u16 + (8) f32, fresh (the fixed
+// cost); range(1): threads.
+void BM_mixed(benchmark::State& state) {
+    threads_from(state, 1);
+    const auto ct = volume<std::uint16_t>();
+    const auto scale = nt::scalar(0.25f);
+    const auto small = nt::full<std::uint16_t>({4, 8}, 3);
+    const auto row = nt::full<float>({8}, 1.5f);
+    auto acc = nt::zeros<float>(volume_shape);
+    std::string label;
+    for (auto _ : state) {
+        if (state.range(0) == 0) {
+            acc += ct;
+            benchmark::DoNotOptimize(acc.data());
+        } else if (state.range(0) == 1) {
+            nt::Tensor<float> r = ct * scale;
+            benchmark::DoNotOptimize(r.data());
+        } else {
+            nt::Tensor<float> r = small + row;
+            benchmark::DoNotOptimize(r.data());
+        }
+    }
+    const std::int64_t elements = state.range(0) == 2 ? small.size() : ct.size();
+    const std::int64_t bytes = state.range(0) == 0 ? 2 * sizeof(float) + sizeof(std::uint16_t)
+                                                   : sizeof(float) + sizeof(std::uint16_t);
+    set_bytes(state, elements * bytes);
+    if (state.range(0) == 0) label = "f32 " + nt::to_string(acc.spec()) + " += u16 " + nt::to_string(ct.spec());
+    else if (state.range(0) == 1) label = "u16 " + nt::to_string(ct.spec()) + " * f32 () fresh";
+    else label = "u16 " + nt::to_string(small.spec()) + " + f32 " + nt::to_string(row.spec()) + " fresh";
+    state.SetLabel(label);
+}
+
+// range(0): threads. A same-type add in place into a large accumulator: the output
+// is also an input, so its stores stay plain (see streaming_pays in the engine).
+void BM_in_place(benchmark::State& state) {
+    threads_from(state, 0);
+    const auto x = nt::astype<float>(volume<std::uint16_t>());
+    auto acc = nt::zeros<float>(volume_shape);
+    for (auto _ : state) {
+        acc += x;
+        benchmark::DoNotOptimize(acc.data());
+    }
+    set_bytes(state, 3 * acc.size() * static_cast<std::int64_t>(sizeof(float)));
+    state.SetLabel("f32 " + nt::to_string(acc.spec()) + " += f32 " + nt::to_string(x.spec()));
+}
+
 // range(0): 0 = u16, 1 = i16, 2 = u8 (labels; the volume's values wrap, as in
 // NumPy's astype); range(1): threads. A same-type add, fresh result.
 template <class T>
@@ -246,6 +294,7 @@ void typed_args(benchmark::internal::Benchmark* b, int cases) {
 }
 void normalize_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void add_int_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
+void mixed_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void sum_args(benchmark::internal::Benchmark* b) {
     const int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (int threads : {1, all}) b->Args({threads});
@@ -264,6 +313,8 @@ BENCHMARK(BM_copy)->Apply(copy_args)->UseRealTime();
 BENCHMARK(BM_transpose_naive)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_normalize)->Apply(normalize_args)->UseRealTime();
 BENCHMARK(BM_add_int)->Apply(add_int_args)->UseRealTime();
+BENCHMARK(BM_mixed)->Apply(mixed_args)->UseRealTime();
+BENCHMARK(BM_in_place)->Apply(sum_args)->UseRealTime();
 BENCHMARK(BM_sum_u16)->Apply(sum_args)->UseRealTime();
 BENCHMARK(BM_simd_add)->Apply(simd_add_args)->UseRealTime();
 

@@ -681,6 +681,53 @@ def promotion_lines():
     return [f"promote {a} {b} {np.result_type(DTYPES[a], DTYPES[b]).name}" for a in DTYPES for b in DTYPES]
 
 
+# Operands of other types than the computation's are converted piece by piece as the
+# kernel reads them, into a buffer of 8 KiB per operand (2048 float32, 1024 float64,
+# 4096 16-bit elements), so these layouts cross the pieces' edges: rows longer than a
+# piece, many short rows per piece, one value per row, a broadcast row, a transposed
+# operand and a rank-0 one, and a case large enough to be split among threads.
+CONVERTING_PAIRS = [("uint16", "float32"), ("int16", "float32"), ("float16", "float32"), ("uint8", "float64"),
+                    ("int32", "float64"), ("uint8", "float16"), ("bool", "int32"), ("int8", "uint8")]
+CONVERTING_OPS = ["add", "sub", "div", "lt", "mul", "max", "ge", "min"]
+CONVERT_BUFFER_BYTES = 8192
+
+
+def converting_cases(rng, cid):
+    def operand(dtype, shape, small=False):
+        return Operand(random_values(rng, dtype, shape, small=small), dtype)
+
+    def layouts(da, db):
+        # (a, b) aligned to the output, in NumPy's order; ntensor's views as set.
+        piece = CONVERT_BUFFER_BYTES // np.promote_types(DTYPES[da], DTYPES[db]).itemsize
+        a, b = operand(da, [3, piece + 3]), operand(db, [piece + 3])   # long rows; b one run for every row
+        yield a, b
+        rows = piece * 3 // 10
+        a, b = operand(da, [rows, 5]), operand(db, [rows, 1])          # short rows; b one value per row
+        a.view = "reversed:0"
+        yield a, b
+        a, b = operand(da, [2, piece + 5]), operand(db, [2, piece + 5])  # b broadcast along the rows
+        b.aligned = np.repeat(b.aligned[:1], 2, 0)
+        b.view = "broadcast:0"
+        yield a, b
+        yield operand(da, []), operand(db, [5, 300])                   # a rank-0 operand
+        a, b = operand(da, [40, 50]), operand(db, [40, 50])            # b stored transposed: tiles
+        a.names, b.names = ["H", "W"], ["H", "W"]
+        b.perm = [1, 0]
+        yield a, b
+
+    for i, (da, db) in enumerate(CONVERTING_PAIRS):
+        for j, (a, b) in enumerate(layouts(da, db)):
+            op = CONVERTING_OPS[(i + j) % len(CONVERTING_OPS)]
+            x, y = (a, b) if j % 2 == 0 else (b, a)
+            prepare_operands(op, x, y, rng)
+            names = x.names if x.aligned.ndim >= y.aligned.ndim else y.names
+            yield [f"case {cid} binary {op}", x.lines(), y.lines(), out_line(binary_result(op, x, y), names)]
+            cid += 1
+    # Over 2^17 elements: the work is split among the pool's threads.
+    a, b = operand("uint8", [2, 65600], small=True), operand("int8", [65600], small=True)
+    yield [f"case {cid} binary sub", a.lines(), b.lines(), out_line(binary_result("sub", a, b), ["?", "?"])]
+
+
 def sweeps(rng, cid):
     """Every binary and unary operation and every cast over every dtype, and every
     reduction over long contiguous and strided axes of every dtype."""
@@ -794,7 +841,7 @@ def main():
                                 f.write(line.rstrip() + "\n")
                             cid += 1
                             swept += 1
-            for case in sweeps(rng, cid):
+            for case in itertools.chain(sweeps(rng, cid), converting_cases(rng, cid + 100000)):
                 for line in case:
                     f.write(line.rstrip() + "\n")
                 cid += 1

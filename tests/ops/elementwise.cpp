@@ -202,6 +202,57 @@ TEST_CASE("out= forms write into a preallocated result", "[ops][out]") {
     }
 }
 
+// Operands of other types than the computation's are converted as the kernel reads
+// them (NumPy's values are checked by the oracle cases); these pin the out= and
+// in-place rules on that path against the definition, a.astype<C>() op b.astype<C>().
+TEST_CASE("operands of another element type are converted as they are read", "[ops][out]") {
+    const auto u16 = nt::astype<std::uint16_t>(nt::arange<std::int32_t>(12).reshape({3, 4}) * 1000);
+    SECTION("into a fresh result, named") {
+        const auto img = nt::arange<float>(24).reshape({2, 3, 4}).rename({"N", "H", "W"});
+        const auto named = u16.rename({"H", "W"});
+        const auto sum = img + named;
+        CHECK(sum.names()[0] == nt::name("N"));
+        CHECK(sum.to_vector() == (img + named.astype<float>()).to_vector());
+    }
+    SECTION("out may be the operand of the computation's type") {
+        auto f = nt::arange<float>(12).reshape({3, 4}) * 0.5f;
+        const auto want = f + u16.astype<float>();
+        const float* before = f.data();
+        nt::add(f, u16, f);
+        CHECK(f.data() == before);
+        CHECK(f.to_vector() == want.to_vector());
+    }
+    SECTION("out overlapping that operand differently is computed aside") {
+        auto sq = nt::arange<float>(16).reshape({4, 4});
+        const auto t = sq.transpose();
+        const auto other = nt::astype<std::int16_t>(nt::arange<std::int32_t>(16).reshape({4, 4}) - 8);
+        const auto want = t + other.astype<float>();
+        nt::add(t, other, sq);
+        CHECK(sq.to_vector() == want.to_vector());
+    }
+    SECTION("in place, the source broadcast") {
+        auto acc = nt::arange<double>(24).reshape({2, 3, 4});
+        const auto want = acc + u16.astype<double>();
+        const double* before = acc.data();
+        acc += u16;
+        CHECK(acc.data() == before);
+        CHECK(acc.to_vector() == want.to_vector());
+    }
+    SECTION("a tensor with a scalar of another type") {
+        const auto scaled = u16 * 0.25;  // a double scalar: u16 computes in f64
+        CHECK(scaled.dtype() == nt::dtype::f64);
+        CHECK(scaled.to_vector() == (u16.astype<double>() * 0.25).to_vector());
+        CHECK((2.5 - u16).to_vector() == (2.5 - u16.astype<double>()).to_vector());
+    }
+    SECTION("a read-only out and a wrong out shape are errors") {
+        auto wide = nt::zeros<float>({4}).broadcast_to({3, 4});
+        error_message(nt::errc::read_only, [&] { nt::add(wide, u16, wide); });
+        auto small = nt::empty<float>(nt::spec({2, 4}));
+        const auto msg = error_message(nt::errc::invalid_argument, [&] { nt::add(u16, nt::ones<float>({4}), small); });
+        CHECK_THAT(msg, Catch::Contains("(2,4)") && Catch::Contains("(3,4)"));
+    }
+}
+
 // alignment_of remembers the last alignment per thread. Each section repeats a call
 // with one thing changed that the memo must see: a memo keyed on less gives the
 // previous call's axis pairing, and these results differ from the expected ones.

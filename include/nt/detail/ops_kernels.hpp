@@ -158,6 +158,22 @@ inline constexpr std::int64_t row_plan_max_elements = std::int64_t{1} << 16;
 template <class T>
 void run_binary_rows(binary_op op, const row_plan& rows, void* out, const T* a, const T* b);
 
+/// An input whose element type may differ from the one its operation computes in:
+/// data, element type, and strides in elements over the operation's shape.
+struct converted_input {
+    const void* data = nullptr;
+    dtype type = dtype::f32;
+    std::span<const std::int64_t> strides;
+};
+
+/// run_binary for inputs of other element types: out = T(a) op T(b), each input
+/// converted as run_cast converts. The conversion runs piece by piece in buffers that
+/// stay in cache, inside the operation's one pass (no converted copy of the input).
+template <class T>
+void run_binary_converting(binary_op op, std::span<const std::int64_t> shape, void* out,
+                           std::span<const std::int64_t> out_strides, const converted_input& a,
+                           const converted_input& b);
+
 /// out = op(a) over `shape`; `Out` is unary_result_t<op, T>.
 template <class T>
 void run_unary(unary_op op, std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> out_strides,

@@ -400,22 +400,13 @@ void store_results(const float* src, const bool* flags, char* p, std::int64_t s,
     }
 }
 
-/// out = fn(ins...) for half inputs, fn taking floats; Out is half (fn gives a float)
-/// or bool.
+/// The 2-D piece kernel of half operations: out = fn(ins...) for N half inputs, fn
+/// taking floats; Out is half (fn gives a float) or bool.
 template <class Out, std::size_t N, class Fn>
-void half_rows(std::span<const std::int64_t> shape, Out* out, std::span<const std::int64_t> os,
-               const std::array<const half*, N>& ins, const std::array<std::span<const std::int64_t>, N>& is,
-               const Fn& fn) {
-    std::array<operand_layout, N + 1> ops{};
-    ops[0] = operand_layout{os, sizeof(Out)};
-    op_ptrs base{reinterpret_cast<char*>(out)};
-    for (std::size_t k = 0; k < N; ++k) {
-        ops[k + 1] = operand_layout{is[k], sizeof(half)};
-        base[k + 1] = const_cast<char*>(reinterpret_cast<const char*>(ins[k]));
-    }
-    const loop_plan& plan = cached_loop_plan(shape, ops);
-    run_plan(plan, base, [&fn](std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0,
-                              const std::int64_t* s1) {
+struct half_kernel {
+    const Fn& fn;
+    void operator()(std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0,
+                    const std::int64_t* s1) const {
         float x[N][half_chunk];
         float results[half_chunk];
         bool flags[half_chunk];
@@ -436,7 +427,22 @@ void half_rows(std::span<const std::int64_t> shape, Out* out, std::span<const st
                 store_results<Out>(results, flags, p[0] + r * s0[0] + c * s1[0], s1[0], n);
             }
         }
-    });
+    }
+};
+
+/// out = fn(ins...) over `shape` for half inputs (see half_kernel).
+template <class Out, std::size_t N, class Fn>
+void half_rows(std::span<const std::int64_t> shape, Out* out, std::span<const std::int64_t> os,
+               const std::array<const half*, N>& ins, const std::array<std::span<const std::int64_t>, N>& is,
+               const Fn& fn) {
+    std::array<operand_layout, N + 1> ops{};
+    ops[0] = operand_layout{os, sizeof(Out)};
+    op_ptrs base{reinterpret_cast<char*>(out)};
+    for (std::size_t k = 0; k < N; ++k) {
+        ops[k + 1] = operand_layout{is[k], sizeof(half)};
+        base[k + 1] = const_cast<char*>(reinterpret_cast<const char*>(ins[k]));
+    }
+    run_plan(cached_loop_plan(shape, ops), base, half_kernel<Out, N, Fn>{fn});
 }
 
 // add, sub, mul, div, min and max of the types simd_binary.cpp has row kernels for: their
@@ -504,6 +510,137 @@ void binary_rows_typed(const row_plan& rows, void* out, const T* a, const T* b) 
         } else {
             const auto f = binary_fn<Op, T>();
             elementwise_kernel<decltype(f), Out, T, T>{f}(rows.n0, rows.n1, base.data(), s0.data(), s1.data());
+        }
+    }
+}
+
+// --- operands of other element types --------------------------------------------------
+// An operation whose operands are not all of the type it computes in (u16 - f32 computes
+// in f32) converts them piece by piece into buffers that stay in L1 and runs its own 2-D
+// kernel on the buffers: one pass over memory, as NumPy's buffered loops make, instead
+// of a cast pass writing a converted copy and the operation's pass reading it back.
+
+/// Bytes of each conversion buffer (2048 floats): small enough for L1 with the kernel's
+/// other operands, long enough that the kernel's per-call set-up is noise.
+inline constexpr std::int64_t convert_buffer_bytes = 8192;
+
+/// n elements of From at src (byte stride s) converted to T into dst, as run_cast does.
+template <class T, class From>
+void convert_run(std::int64_t n, T* dst, const char* src, std::int64_t s) {
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<From, half>) {
+        if (s == std::int64_t{sizeof(half)})
+            return halves_to_floats(reinterpret_cast<const half*>(src), dst, static_cast<std::size_t>(n));
+    }
+    const From* x = reinterpret_cast<const From*>(src);
+    if (s == std::int64_t{sizeof(From)}) {
+        for (std::int64_t i = 0; i < n; ++i) dst[i] = convert<T, From>(x[i]);
+    } else {
+        const std::int64_t step = s / std::int64_t{sizeof(From)};
+        for (std::int64_t i = 0; i < n; ++i) dst[i] = convert<T, From>(x[i * step]);
+    }
+}
+template <class T>
+using convert_run_fn = void (*)(std::int64_t, T*, const char*, std::int64_t);
+
+/// The converter to T from `from`: null when `from` is T.
+template <class T>
+convert_run_fn<T> converter_from(dtype from) noexcept {
+    switch (from) {
+#define NT_CONVERTER_CASE(From, TAG, NAME)                                 \
+    case dtype::TAG:                                                        \
+        if constexpr (std::is_same_v<From, T>) return nullptr;             \
+        else return &convert_run<T, From>;
+        NT_FOR_EACH_ELEMENT_TYPE(NT_CONVERTER_CASE)
+#undef NT_CONVERTER_CASE
+    }
+    return nullptr;
+}
+
+/// A 2-D piece kernel for operands of other types: input k (1 or 2) with a converter
+/// is converted into a buffer first, whole rows at a time when they fit, and the
+/// operation's kernel runs on the buffers. Broadcast inputs (stride 0) convert once.
+/// The operation's kernel is called through its out-of-line copy (call_plan_kernel),
+/// so this loop is compiled once per type, not once per operation.
+template <class T>
+struct converting_kernel {
+    plan_kernel_fn kernel;
+    const void* context;
+    std::array<convert_run_fn<T>, 3> convert;  ///< per operand; [0] is the output's
+
+    void operator()(std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0,
+                    const std::int64_t* s1) const {
+        constexpr std::int64_t capacity = convert_buffer_bytes / std::int64_t{sizeof(T)};
+        alignas(64) T buffer[2][capacity];
+        const std::int64_t cols = std::min(n1, capacity);
+        const std::int64_t rows = n1 <= capacity ? capacity / n1 : 1;
+        for (std::int64_t r = 0; r < n0; r += rows) {
+            const std::int64_t nr = std::min(rows, n0 - r);
+            for (std::int64_t c = 0; c < n1; c += cols) {
+                const std::int64_t nc = std::min(cols, n1 - c);
+                op_ptrs q{};
+                op_strides t0{}, t1{};
+                for (int k = 0; k < 3; ++k) {
+                    char* at = p[k] + r * s0[k] + c * s1[k];
+                    q[k] = at;
+                    t0[k] = s0[k];
+                    t1[k] = s1[k];
+                    if (k == 0 || !convert[k]) continue;
+                    T* buf = buffer[k - 1];
+                    q[k] = reinterpret_cast<char*>(buf);
+                    constexpr std::int64_t size = sizeof(T);
+                    if (s1[k] == 0 && (s0[k] == 0 || nr == 1)) {  // one value
+                        convert[k](1, buf, at, 0);
+                        t0[k] = t1[k] = 0;
+                    } else if (s1[k] == 0) {  // one value per row
+                        convert[k](nr, buf, at, s0[k]);
+                        t0[k] = size;
+                        t1[k] = 0;
+                    } else if (s0[k] == 0 || nr == 1) {  // one run for every row
+                        convert[k](nc, buf, at, s1[k]);
+                        t0[k] = 0;
+                        t1[k] = size;
+                    } else {
+                        for (std::int64_t i = 0; i < nr; ++i) convert[k](nc, buf + i * nc, at + i * s0[k], s1[k]);
+                        t0[k] = nc * size;
+                        t1[k] = size;
+                    }
+                }
+                kernel(context, nr, nc, q.data(), t0.data(), t1.data());
+            }
+        }
+    }
+};
+
+template <binary_op Op, class T>
+void binary_converting_typed(std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os,
+                             const converted_input& a, const converted_input& b) {
+    using Out = binary_result_t<Op, T>;
+    const std::array<operand_layout, 3> ops{operand_layout{os, sizeof(Out)},
+                                            operand_layout{a.strides, static_cast<std::int64_t>(size_of(a.type))},
+                                            operand_layout{b.strides, static_cast<std::int64_t>(size_of(b.type))}};
+    const op_ptrs base{static_cast<char*>(out), const_cast<char*>(static_cast<const char*>(a.data)),
+                       const_cast<char*>(static_cast<const char*>(b.data))};
+    const std::array<convert_run_fn<T>, 3> convert{nullptr, converter_from<T>(a.type), converter_from<T>(b.type)};
+    const loop_plan& plan = cached_loop_plan(shape, ops);
+    auto run = [&]<class Kernel>(const Kernel& kernel) {
+        run_plan(plan, base, converting_kernel<T>{&call_plan_kernel<Kernel>, &kernel, convert});
+    };
+    if constexpr (std::is_same_v<T, half>) {
+        using F = decltype(binary_fn<Op, float>());
+        const F fn = binary_fn<Op, float>();
+        run(half_kernel<Out, 2, F>{fn});
+    } else {
+        const bool stream = streaming_pays(plan.elements * std::int64_t{sizeof(Out)}, base, 3);
+        // The kernel types of binary_typed (F not const), so that their compiled copy is
+        // shared; binary_rows_typed's own type stays with one caller, inlined there.
+        if constexpr (has_simd_rows_v<Op, T>) {
+            using F = simd_row_fn<Op, T, decltype(binary_fn<Op, T>())>;
+            const F f{binary_fn<Op, T>()};
+            run(elementwise_kernel<F, Out, T, T>{f, stream});
+        } else {
+            using F = decltype(binary_fn<Op, T>());
+            const F f = binary_fn<Op, T>();
+            run(elementwise_kernel<F, Out, T, T>{f, stream});
         }
     }
 }
@@ -801,6 +938,13 @@ void run_binary_rows(binary_op op, const row_plan& rows, void* out, const T* a, 
 }
 
 template <class T>
+void run_binary_converting(binary_op op, std::span<const std::int64_t> shape, void* out,
+                           std::span<const std::int64_t> os, const converted_input& a, const converted_input& b) {
+    kernels::with_binary_op<T>(op,
+                               [&]<binary_op Op>() { kernels::binary_converting_typed<Op, T>(shape, out, os, a, b); });
+}
+
+template <class T>
 void run_unary(unary_op op, std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os, const T* a,
                std::span<const std::int64_t> as) {
     using kernels::unary_checked;
@@ -913,6 +1057,9 @@ void run_reduce(reduce_op op, std::span<const std::int64_t> shape, std::span<con
                                           std::span<const std::int64_t>);                                          \
     template void run_binary_rows<kernel_type>(binary_op, const row_plan&, void*, const kernel_type*,             \
                                                const kernel_type*);                                             \
+    template void run_binary_converting<kernel_type>(binary_op, std::span<const std::int64_t>, void*,              \
+                                                     std::span<const std::int64_t>, const converted_input&,       \
+                                                     const converted_input&);                                     \
     template void run_unary<kernel_type>(unary_op, std::span<const std::int64_t>, void*,                           \
                                          std::span<const std::int64_t>, const kernel_type*,                        \
                                          std::span<const std::int64_t>);                                           \
