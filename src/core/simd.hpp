@@ -20,12 +20,16 @@ bool transpose_block(void* dst, std::int64_t dst_row, const void* src, std::int6
 /// The arithmetic of simd_binary_rows.
 enum class simd_arith : std::uint8_t { add, sub, mul, div, min, max };
 
+/// The comparisons of simd_compare_rows.
+enum class simd_compare : std::uint8_t { eq, ne, lt, le, gt, ge };
+
 /// `rows` rows of n elements: row k of o starts at o + k * o_row (element strides, as
 /// for a and b), and o[i] = a[i * sa] op b[i * sb] for i < n, with sa and sb each 0
-/// (one value for the row) or 1 (contiguous), not both 0.
-template <class T>
+/// (one value for the row) or 1 (contiguous), not both 0. O is T, or bool for
+/// comparisons.
+template <class T, class O = T>
 struct simd_rows {
-    T* o;
+    O* o;
     const T* a;
     const T* b;
     std::int64_t rows, n;
@@ -49,6 +53,19 @@ void simd_binary_rows(simd_arith op, const simd_rows<std::uint32_t>& r);
 /// 8-bit elements: no mul either (Highway has no 8-bit multiply on x86).
 void simd_binary_rows(simd_arith op, const simd_rows<std::int8_t>& r);
 void simd_binary_rows(simd_arith op, const simd_rows<std::uint8_t>& r);
+
+/// Comparisons into bool results (0 or 1), on the same vectors as simd_binary_rows and
+/// with C++'s (and NumPy's) rules: a NaN operand makes every comparison false but !=.
+/// Stores are plain (`stream` is not used: a bool result is a quarter of a float
+/// input's bytes).
+void simd_compare_rows(simd_compare op, const simd_rows<float, bool>& r);
+void simd_compare_rows(simd_compare op, const simd_rows<double, bool>& r);
+void simd_compare_rows(simd_compare op, const simd_rows<std::int32_t, bool>& r);
+void simd_compare_rows(simd_compare op, const simd_rows<std::int16_t, bool>& r);
+void simd_compare_rows(simd_compare op, const simd_rows<std::uint16_t, bool>& r);
+void simd_compare_rows(simd_compare op, const simd_rows<std::uint32_t, bool>& r);
+void simd_compare_rows(simd_compare op, const simd_rows<std::int8_t, bool>& r);
+void simd_compare_rows(simd_compare op, const simd_rows<std::uint8_t, bool>& r);
 
 /// The instruction sets this binary has kernels for and this CPU runs, best first
 /// ("AVX3", "AVX2", "SSE4", ...), and the one the dispatcher picks now.

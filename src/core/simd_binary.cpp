@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "simd.hpp"
+#include "simd_rows-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace nt::detail::HWY_NAMESPACE {
@@ -91,14 +92,7 @@ HWY_INLINE void Row(const Op& op, T* HWY_RESTRICT o, const T* HWY_RESTRICT a, st
         }
         for (; i + lanes <= n; i += lanes) hn::StoreU(op(load_a(i), load_b(i)), d, o + i);
     };
-    const auto contiguous = [&](const T* p) { return [&d, p](std::int64_t k) { return hn::LoadU(d, p + k); }; };
-    const auto broadcast = [&](const T* p) {
-        const auto v = hn::Set(d, p[0]);
-        return [v](std::int64_t) { return v; };
-    };
-    if (sa != 0 && sb != 0) body(contiguous(a), contiguous(b));
-    else if (sa != 0) body(contiguous(a), broadcast(b));
-    else body(broadcast(a), contiguous(b));
+    WithRowLoads(d, a, sa, b, sb, body);
     scalar_to(n);
 }
 

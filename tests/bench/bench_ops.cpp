@@ -200,6 +200,33 @@ void BM_in_place(benchmark::State& state) {
     state.SetLabel("f32 " + nt::to_string(acc.spec()) + " += f32 " + nt::to_string(x.spec()));
 }
 
+// Thresholds into masks: range(0): 0 = u16 volume > 1000 (a scalar), 1 = f32 volume >
+// 0.5 (a scalar), 2 = f32 a < b, same shapes, 3 = the u16 threshold on a (256,256)
+// slice (in cache); range(1): threads. Fresh bool results.
+void BM_compare(benchmark::State& state) {
+    threads_from(state, 1);
+    const auto ct = volume<std::uint16_t>();
+    const auto f = nt::astype<float>(ct) * (1.0f / 4096);
+    const auto g = f * 0.75f + 0.1f;
+    const auto slice = ct.index(0, nt::all, nt::all).slice(0, 0, 256).slice(1, 0, 256).contiguous();
+    const std::int64_t c = state.range(0);
+    std::int64_t elements = 0, bytes = 0;
+    for (auto _ : state) {
+        nt::Tensor<bool> m;
+        if (c == 0) m = ct > std::uint16_t{1000};
+        else if (c == 1) m = f > 0.5f;
+        else if (c == 2) m = f < g;
+        else m = slice > std::uint16_t{1000};
+        benchmark::DoNotOptimize(m.data());
+        elements = m.size();
+    }
+    bytes = c == 0 ? 3 : c == 1 ? 5 : c == 2 ? 9 : 3;
+    set_bytes(state, elements * bytes);
+    const char* labels[] = {"u16 (32,512,512) > 1000", "f32 (32,512,512) > 0.5", "f32 (32,512,512) < f32 (32,512,512)",
+                            "u16 (256,256) > 1000"};
+    state.SetLabel(labels[c]);
+}
+
 // range(0): 0 = u16, 1 = i16, 2 = u8 (labels; the volume's values wrap, as in
 // NumPy's astype); range(1): threads. A same-type add, fresh result.
 template <class T>
@@ -295,6 +322,7 @@ void typed_args(benchmark::internal::Benchmark* b, int cases) {
 void normalize_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void add_int_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void mixed_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
+void compare_args(benchmark::internal::Benchmark* b) { typed_args(b, 4); }
 void sum_args(benchmark::internal::Benchmark* b) {
     const int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (int threads : {1, all}) b->Args({threads});
@@ -314,6 +342,7 @@ BENCHMARK(BM_transpose_naive)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_normalize)->Apply(normalize_args)->UseRealTime();
 BENCHMARK(BM_add_int)->Apply(add_int_args)->UseRealTime();
 BENCHMARK(BM_mixed)->Apply(mixed_args)->UseRealTime();
+BENCHMARK(BM_compare)->Apply(compare_args)->UseRealTime();
 BENCHMARK(BM_in_place)->Apply(sum_args)->UseRealTime();
 BENCHMARK(BM_sum_u16)->Apply(sum_args)->UseRealTime();
 BENCHMARK(BM_simd_add)->Apply(simd_add_args)->UseRealTime();

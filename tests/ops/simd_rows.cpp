@@ -1,8 +1,9 @@
-// The SIMD row kernels of +, -, *, /, minimum and maximum (src/core/simd_binary.cpp): on every
-// instruction set this CPU runs, the public operators give, bit for bit, what the
-// element-wise definition gives, computed here one element at a time. Rows are
-// contiguous or broadcast, of lengths around the vector widths (short rows of small
-// pieces included), misaligned, and large enough for streaming stores.
+// The SIMD row kernels of +, -, *, /, minimum, maximum (src/core/simd_binary.cpp) and
+// the comparisons (src/core/simd_compare.cpp): on every instruction set this CPU runs,
+// the public operators give, bit for bit, what the element-wise definition gives,
+// computed here one element at a time. Rows are contiguous or broadcast, of lengths
+// around the vector widths (short rows of small pieces included), misaligned, and
+// large enough for streaming stores.
 #include <nt_test_support.hpp>
 
 #include <cmath>
@@ -89,17 +90,38 @@ bool same_bits(T x, T y) {
     return std::memcmp(&x, &y, sizeof(T)) == 0;
 }
 
+// Values that tie often (for comparisons): a few small integers and the extremes, or
+// signed zeros, infinities and NaN among a few floats.
+template <class T>
+nt::Tensor<T> tying_tensor(std::mt19937& rng, std::vector<std::int64_t> shape) {
+    auto t = nt::empty<T>(shape);
+    T* p = t.mutable_data();
+    for (std::int64_t i = 0; i < t.size(); ++i) {
+        if constexpr (std::is_floating_point_v<T>) {
+            static const T values[] = {T(-1), T(0), T(-0.0), T(1), T(2.5), std::numeric_limits<T>::infinity(),
+                                       -std::numeric_limits<T>::infinity(), std::numeric_limits<T>::quiet_NaN()};
+            p[i] = values[rng() % std::size(values)];
+        } else {
+            static const T values[] = {T(0), T(1), T(2), static_cast<T>(-1), std::numeric_limits<T>::min(),
+                                       std::numeric_limits<T>::max()};
+            p[i] = values[rng() % std::size(values)];
+        }
+    }
+    return t;
+}
+
 // a (rows, cols) op b, b shaped (rows, cols), (cols) or (rows, 1), and the mirrored
 // forms; `shift` views both from their second column (rows misaligned to vectors).
-template <class T>
-void check_rows(std::mt19937& rng, std::int64_t rows, std::int64_t cols, std::int64_t shift) {
-    const auto full = random_tensor<T>(rng, {rows, cols + shift});
+// Each operation o of `ops` is `apply(o, a, b)`, checked against `reference(o, x, y)`.
+template <class T, class Op, class Make, class Apply, class Reference>
+void check_forms(std::mt19937& rng, std::int64_t rows, std::int64_t cols, std::int64_t shift,
+                 std::initializer_list<Op> ops, Make make, Apply apply, Reference reference) {
+    const auto full = make(rng, {rows, cols + shift});
     const auto a = full.index(nt::all, nt::range(shift, cols + shift));
-    const auto same = random_tensor<T>(rng, {rows, cols + shift}).index(nt::all, nt::range(shift, cols + shift));
-    const auto row = random_tensor<T>(rng, {cols});
-    const auto column = random_tensor<T>(rng, {rows, 1});
-    for (const op o : {op::add, op::sub, op::mul, op::div, op::min, op::max}) {
-        if (o == op::div && !std::is_floating_point_v<T>) continue;
+    const auto same = make(rng, {rows, cols + shift}).index(nt::all, nt::range(shift, cols + shift));
+    const auto row = make(rng, {cols});
+    const auto column = make(rng, {rows, 1});
+    for (const Op o : ops) {
         for (int form = 0; form < 6; ++form) {
             const nt::Tensor<T>& other = form % 3 == 0 ? same : form % 3 == 1 ? row : column;
             const bool mirrored = form >= 3;
@@ -110,7 +132,7 @@ void check_rows(std::mt19937& rng, std::int64_t rows, std::int64_t cols, std::in
                 for (std::int64_t c = 0; c < cols; ++c) {
                     const T x = a.at(r, c);
                     const T y = form % 3 == 0 ? same.at(r, c) : form % 3 == 1 ? row.at(c) : column.at(r, 0);
-                    const T want = mirrored ? reference(o, y, x) : reference(o, x, y);
+                    const auto want = mirrored ? reference(o, y, x) : reference(o, x, y);
                     if (!same_bits(result.at(r, c), want)) ++wrong;
                 }
             INFO("op " << static_cast<int>(o) << " form " << form << " (" << rows << "," << cols << ") shift "
@@ -121,31 +143,91 @@ void check_rows(std::mt19937& rng, std::int64_t rows, std::int64_t cols, std::in
 }
 
 template <class T>
+void check_rows(std::mt19937& rng, std::int64_t rows, std::int64_t cols, std::int64_t shift) {
+    const std::initializer_list<op> ops = std::is_floating_point_v<T>
+                                              ? std::initializer_list<op>{op::add, op::sub, op::mul, op::div, op::min, op::max}
+                                              : std::initializer_list<op>{op::add, op::sub, op::mul, op::min, op::max};
+    check_forms<T>(rng, rows, cols, shift, ops, random_tensor<T>, apply<T>, reference<T>);
+}
+
+enum class cmp { eq, ne, lt, le, gt, ge };
+
+bool compare_reference(cmp c, auto x, auto y) {
+    switch (c) {
+        case cmp::eq: return x == y;
+        case cmp::ne: return x != y;
+        case cmp::lt: return x < y;
+        case cmp::le: return x <= y;
+        case cmp::gt: return x > y;
+        case cmp::ge: return x >= y;
+    }
+    return false;
+}
+
+template <class T>
+nt::Tensor<bool> compare(cmp c, const nt::Tensor<T>& a, const nt::Tensor<T>& b) {
+    switch (c) {
+        case cmp::eq: return a == b;
+        case cmp::ne: return a != b;
+        case cmp::lt: return a < b;
+        case cmp::le: return a <= b;
+        case cmp::gt: return a > b;
+        case cmp::ge: return a >= b;
+    }
+    return {};
+}
+
+template <class T>
 void check_type(std::mt19937& rng) {
     // Short rows too: a small piece goes to the row kernels in one call for all rows.
     for (const std::int64_t cols : {4, 8, 9, 16, 17, 31, 32, 33, 71, 1000})
         for (const std::int64_t shift : {0, 1}) check_rows<T>(rng, 5, cols, shift);
 }
 
+template <class T>
+void check_compare_type(std::mt19937& rng) {
+    for (const std::int64_t cols : {4, 9, 31, 32, 33, 65, 1000})
+        for (const std::int64_t shift : {0, 1})
+            check_forms<T>(rng, 5, cols, shift, {cmp::eq, cmp::ne, cmp::lt, cmp::le, cmp::gt, cmp::ge},
+                           tying_tensor<T>, compare<T>, [](cmp c, T x, T y) { return compare_reference(c, x, y); });
+}
+
 }  // namespace
 
-TEST_CASE("+ - * / minimum maximum give the element-wise values on every SIMD target this CPU runs", "[ops][simd]") {
+namespace {
+
+// check.template operator()<T>() for every element type with row kernels, on every
+// instruction set this CPU runs (forced one at a time).
+template <class Check>
+void on_every_target(const Check& check) {
     const std::vector<std::string> targets = nt::detail::simd_targets();
     REQUIRE(!targets.empty());
-    std::mt19937 rng(20261124);
     for (const std::string& target : targets) {
         nt::detail::force_simd_target(target);
         INFO("target " << target);
-        check_type<float>(rng);
-        check_type<double>(rng);
-        check_type<std::int32_t>(rng);
-        check_type<std::int16_t>(rng);
-        check_type<std::uint16_t>(rng);
-        check_type<std::uint32_t>(rng);
-        check_type<std::int8_t>(rng);   // 8-bit products stay on the element loop
-        check_type<std::uint8_t>(rng);
+        check.template operator()<float>();
+        check.template operator()<double>();
+        check.template operator()<std::int32_t>();
+        check.template operator()<std::int16_t>();
+        check.template operator()<std::uint16_t>();
+        check.template operator()<std::uint32_t>();
+        check.template operator()<std::int8_t>();  // 8-bit products stay on the element loop
+        check.template operator()<std::uint8_t>();
     }
     nt::detail::force_simd_target("");
+}
+
+}  // namespace
+
+TEST_CASE("+ - * / minimum maximum give the element-wise values on every SIMD target this CPU runs", "[ops][simd]") {
+    std::mt19937 rng(20261124);
+    on_every_target([&]<class T>() { check_type<T>(rng); });
+}
+
+TEST_CASE("comparisons give the element-wise values on every SIMD target this CPU runs", "[ops][simd]") {
+    // Ties, signed zeros (equal), infinities and NaN (unordered: only != holds).
+    std::mt19937 rng(20261126);
+    on_every_target([&]<class T>() { check_compare_type<T>(rng); });
 }
 
 TEST_CASE("outputs large enough for streaming stores agree on every SIMD target", "[ops][simd]") {

@@ -445,19 +445,25 @@ void half_rows(std::span<const std::int64_t> shape, Out* out, std::span<const st
     run_plan(cached_loop_plan(shape, ops), base, half_kernel<Out, N, Fn>{fn});
 }
 
-// add, sub, mul, div, min and max of the types simd_binary.cpp has row kernels for: their
-// contiguous and broadcast rows run on the CPU's widest vectors (picked at run time),
-// the rest of the engine's cases on the lambda. Both give the same values.
+// add, sub, mul, div, min, max and the comparisons of the types simd_binary.cpp and
+// simd_compare.cpp have row kernels for: their contiguous and broadcast rows run on the
+// CPU's widest vectors (picked at run time), the rest of the engine's cases on the
+// lambda. Both give the same values.
+template <binary_op Op>
+inline constexpr bool is_comparison_v = Op == binary_op::eq || Op == binary_op::ne || Op == binary_op::lt ||
+                                        Op == binary_op::le || Op == binary_op::gt || Op == binary_op::ge;
 template <binary_op Op, class T>
 inline constexpr bool has_simd_rows_v =
     (Op == binary_op::add || Op == binary_op::sub || (Op == binary_op::mul && sizeof(T) > 1) ||
-     Op == binary_op::min || Op == binary_op::max || (Op == binary_op::div && std::is_floating_point_v<T>)) &&
+     Op == binary_op::min || Op == binary_op::max || (Op == binary_op::div && std::is_floating_point_v<T>) ||
+     is_comparison_v<Op>) &&
     (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
      std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::int16_t> || std::is_same_v<T, std::uint16_t> ||
      std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t>);
 
 template <binary_op Op, class T, class Scalar>
 struct simd_row_fn {
+    using Out = binary_result_t<Op, T>;
     Scalar scalar;
     static constexpr simd_arith arith = Op == binary_op::add   ? simd_arith::add
                                         : Op == binary_op::sub ? simd_arith::sub
@@ -465,10 +471,19 @@ struct simd_row_fn {
                                         : Op == binary_op::min ? simd_arith::min
                                         : Op == binary_op::max ? simd_arith::max
                                                                : simd_arith::div;
-    T operator()(T x, T y) const { return scalar(x, y); }
-    void rows(std::int64_t n0, std::int64_t n1, T* o, std::int64_t o_row, const T* a, const T* b, std::int64_t a_row,
-              std::int64_t b_row, std::int64_t a_step, std::int64_t b_step, bool stream) const {
-        simd_binary_rows(arith, simd_rows<T>{o, a, b, n0, n1, o_row, a_row, b_row, a_step, b_step, stream});
+    static constexpr simd_compare compare = Op == binary_op::eq   ? simd_compare::eq
+                                            : Op == binary_op::ne ? simd_compare::ne
+                                            : Op == binary_op::lt ? simd_compare::lt
+                                            : Op == binary_op::le ? simd_compare::le
+                                            : Op == binary_op::gt ? simd_compare::gt
+                                                                  : simd_compare::ge;
+    Out operator()(T x, T y) const { return scalar(x, y); }
+    void rows(std::int64_t n0, std::int64_t n1, Out* o, std::int64_t o_row, const T* a, const T* b,
+              std::int64_t a_row, std::int64_t b_row, std::int64_t a_step, std::int64_t b_step, bool stream) const {
+        if constexpr (is_comparison_v<Op>)
+            simd_compare_rows(compare, simd_rows<T, bool>{o, a, b, n0, n1, o_row, a_row, b_row, a_step, b_step, stream});
+        else
+            simd_binary_rows(arith, simd_rows<T>{o, a, b, n0, n1, o_row, a_row, b_row, a_step, b_step, stream});
     }
 };
 
