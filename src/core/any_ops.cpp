@@ -96,10 +96,6 @@ any_tensor scalar_tensor(const any_scalar& s, dtype d) {
     });
 }
 
-}  // namespace
-
-namespace {
-
 /// a op b computed in `c` (the operands' common type as the typed API decides it):
 /// operands of other types are converted as the kernel reads them.
 any_tensor binary_in(binary_op op, std::string_view name, dtype c, const any_tensor& a, const any_tensor& b) {
