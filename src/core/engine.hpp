@@ -259,14 +259,16 @@ template <class T>
     return reinterpret_cast<T*>(p[k] + r * s0[k]);
 }
 
-/// A function object of two inputs that also computes whole 2-D pieces on SIMD vectors
-/// (simd_row_fn in the kernels): f.rows(n0, n1, o, o_row, a, b, a_row, b_row, a_step,
-/// b_step, stream): n0 rows of n1 elements, rows *_row elements apart, steps 0 (one
-/// value for the row) or 1 (contiguous).
+/// A function object of one or two inputs that also computes whole 2-D pieces on SIMD
+/// vectors (simd_row_fn and simd_unary_fn in the kernels): f.rows(n0, n1, o, o_row,
+/// a, b, a_row, b_row, a_step, b_step, stream) (without b, b_row, b_step for one
+/// input): n0 rows of n1 elements, rows *_row elements apart, steps 0 (one value for
+/// the row) or 1 (contiguous).
 template <class F, class Out, class... Ins>
-concept row_kernel = sizeof...(Ins) == 2 && requires(const F& f, Out* o, const Ins*... in, std::int64_t k) {
-    f.rows(k, k, o, k, in..., k, k, k, k, true);
-};
+concept row_kernel = (sizeof...(Ins) == 1 || sizeof...(Ins) == 2) &&
+                     requires(const F& f, Out* o, const Ins*... in, std::int64_t k) {
+                         f.rows(k, k, o, k, in..., ((void)in, k)..., ((void)in, k)..., true);
+                     };
 
 /// Rows shorter than this take the plain loop even with a row kernel: the dispatched
 /// call and the kernel's set-up would cost more than they save (measured: a (4,8) +

@@ -67,6 +67,29 @@ void simd_compare_rows(simd_compare op, const simd_rows<std::uint32_t, bool>& r)
 void simd_compare_rows(simd_compare op, const simd_rows<std::int8_t, bool>& r);
 void simd_compare_rows(simd_compare op, const simd_rows<std::uint8_t, bool>& r);
 
+/// The float functions of simd_math_rows.
+enum class simd_math : std::uint8_t { sqrt, floor, ceil, trunc, round, exp, expm1, log, log1p, tanh, sigmoid, sin, cos };
+
+/// `rows` rows of n contiguous elements: row k of o starts at o + k * o_row, of a at
+/// a + k * a_row (element strides).
+template <class T>
+struct simd_unary_rows {
+    T* o;
+    const T* a;
+    std::int64_t rows, n;
+    std::int64_t o_row, a_row;
+    bool stream;
+};
+
+/// o[i] = f(a[i]) on the vectors of simd_binary_rows. sqrt and the roundings (round:
+/// half to even) are exact, so identical to libm's. exp, expm1, log, log1p, tanh,
+/// sigmoid, sin and cos use Highway's approximations (1 to 4 ULP) where those are
+/// accurate and libm's functions for the other values (NaN, infinities, overflowing or
+/// subnormal results, |x| > 32768 for sin and cos), so each value gets one result
+/// wherever it sits in a row. `stream` as for simd_binary_rows.
+void simd_math_rows(simd_math op, const simd_unary_rows<float>& r);
+void simd_math_rows(simd_math op, const simd_unary_rows<double>& r);
+
 /// The instruction sets this binary has kernels for and this CPU runs, best first
 /// ("AVX3", "AVX2", "SSE4", ...), and the one the dispatcher picks now.
 [[nodiscard]] std::vector<std::string> simd_targets();

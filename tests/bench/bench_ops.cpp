@@ -227,6 +227,32 @@ void BM_compare(benchmark::State& state) {
     state.SetLabel(labels[c]);
 }
 
+// Float functions of a f32 volume (values 0 .. 1, so log and sqrt are defined):
+// range(0): 0 = exp, 1 = log, 2 = sqrt, 3 = floor, 4 = tanh, 5 = sigmoid, 6 = round,
+// 7 = sin; range(1): threads. Fresh results.
+void BM_unary(benchmark::State& state) {
+    threads_from(state, 1);
+    const auto x = nt::astype<float>(volume<std::uint16_t>()) * (1.0f / 4096) + (1.0f / 8192);
+    const std::int64_t c = state.range(0);
+    for (auto _ : state) {
+        nt::Tensor<float> r;
+        switch (c) {
+            case 0: r = nt::exp(x); break;
+            case 1: r = nt::log(x); break;
+            case 2: r = nt::sqrt(x); break;
+            case 3: r = nt::floor(x * 8.0f); break;
+            case 4: r = nt::tanh(x); break;
+            case 5: r = nt::sigmoid(x); break;
+            case 6: r = nt::round(x); break;
+            default: r = nt::sin(x); break;
+        }
+        benchmark::DoNotOptimize(r.data());
+    }
+    set_bytes(state, x.size() * 8);
+    const char* labels[] = {"exp", "log", "sqrt", "floor", "tanh", "sigmoid", "round", "sin"};
+    state.SetLabel(std::string(labels[c]) + " f32 (32,512,512)");
+}
+
 // range(0): 0 = u16, 1 = i16, 2 = u8 (labels; the volume's values wrap, as in
 // NumPy's astype); range(1): threads. A same-type add, fresh result.
 template <class T>
@@ -323,6 +349,7 @@ void normalize_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void add_int_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void mixed_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void compare_args(benchmark::internal::Benchmark* b) { typed_args(b, 4); }
+void unary_args(benchmark::internal::Benchmark* b) { typed_args(b, 8); }
 void sum_args(benchmark::internal::Benchmark* b) {
     const int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (int threads : {1, all}) b->Args({threads});
@@ -343,6 +370,7 @@ BENCHMARK(BM_normalize)->Apply(normalize_args)->UseRealTime();
 BENCHMARK(BM_add_int)->Apply(add_int_args)->UseRealTime();
 BENCHMARK(BM_mixed)->Apply(mixed_args)->UseRealTime();
 BENCHMARK(BM_compare)->Apply(compare_args)->UseRealTime();
+BENCHMARK(BM_unary)->Apply(unary_args)->UseRealTime();
 BENCHMARK(BM_in_place)->Apply(sum_args)->UseRealTime();
 BENCHMARK(BM_sum_u16)->Apply(sum_args)->UseRealTime();
 BENCHMARK(BM_simd_add)->Apply(simd_add_args)->UseRealTime();

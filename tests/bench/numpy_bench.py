@@ -178,6 +178,12 @@ def main():
     results["f32 (32,512,512) > 0.5"] = median_time(lambda: f > np.float32(0.5))
     results["f32 (32,512,512) < f32 (32,512,512)"] = median_time(lambda: f < g)
     results["u16 (256,256) > 1000"] = median_time(lambda: piece > 1000)
+    # bench_ops' BM_unary: float functions (floor of x * 8, as there).
+    x = f + np.float32(1 / 8192)
+    for name, fn in (("exp", np.exp), ("log", np.log), ("sqrt", np.sqrt), ("tanh", np.tanh), ("round", np.rint),
+                     ("sin", np.sin), ("floor", lambda v: np.floor(v * np.float32(8))),
+                     ("sigmoid", lambda v: 1 / (1 + np.exp(-v)))):
+        results[f"{name} f32 {spec_text(shape)}"] = median_time(lambda fn=fn: fn(x))
     small, row = np.full((4, 8), 3, dtype=np.uint16), np.full((8,), 1.5, dtype=np.float32)
     results[f"u16 {spec_text(small.shape)} + f32 {spec_text(row.shape)} fresh"] = median_time(lambda: small + row)
     structure_cases(results)

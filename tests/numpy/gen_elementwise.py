@@ -77,6 +77,7 @@ UNARY = {
     "reciprocal": np.reciprocal, "log1p": np.log1p, "expm1": np.expm1, "exp2": np.exp2, "log2": np.log2,
     "log10": np.log10, "bitwise_not": np.invert,
 }
+SIMD_MATH = ["sqrt", "floor", "ceil", "trunc", "round", "exp", "expm1", "log", "log1p", "tanh", "sigmoid", "sin", "cos"]
 FLOAT_UNARY = {"exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "log1p", "expm1", "exp2", "log2", "log10"}
 REDUCTIONS = ["sum", "mean", "min", "max", "prod", "argmax", "argmin", "any", "all"]
 
@@ -757,6 +758,17 @@ def sweeps(rng, cid):
                 a = unary_operand(rng, op, dtype, shape)
                 yield [f"case {cid} unary {op}", a.lines(), unary_tail(op, a)]
                 cid += 1
+    # Rows long enough for the SIMD float functions (src/core/simd_unary.cpp), whole and
+    # partial vectors, values over many binades: exp's overflow and subnormal results,
+    # log's subnormal arguments, sin's and cos's large ones.
+    for op in SIMD_MATH:
+        for dtype in ("float32", "float64"):
+            a = unary_operand(rng, op, dtype, [3, 67])
+            powers = [rng.choice([-40, -20, -8, -3, 0, 0, 0, 1, 1, 2, 2, 3]) for _ in range(a.aligned.size)]
+            scale = 10.0 ** np.array(powers, dtype=np.float64)
+            a.aligned = (a.aligned.astype(np.float64) * scale.reshape(a.aligned.shape)).astype(DTYPES[dtype])
+            yield [f"case {cid} unary {op}", a.lines(), unary_tail(op, a)]
+            cid += 1
     for dtype in DTYPES:
         for maker in MATH_AND_MASKS:
             for _ in range(6):

@@ -660,6 +660,44 @@ void binary_converting_typed(std::span<const std::int64_t> shape, void* out, std
     }
 }
 
+// The float functions simd_unary.cpp has row kernels for, on f32 and f64: contiguous
+// rows run on the CPU's widest vectors, the other layouts on the lambda (libm). The
+// roundings and sqrt give the same values either way; the approximations (exp, log,
+// ...) may differ from libm by a few ULP (simd.hpp).
+template <unary_op Op>
+inline constexpr bool has_simd_math_op_v =
+    Op == unary_op::sqrt || Op == unary_op::floor || Op == unary_op::ceil || Op == unary_op::trunc ||
+    Op == unary_op::round || Op == unary_op::exp || Op == unary_op::expm1 || Op == unary_op::log ||
+    Op == unary_op::log1p || Op == unary_op::tanh || Op == unary_op::sigmoid || Op == unary_op::sin ||
+    Op == unary_op::cos;
+template <unary_op Op, class T>
+inline constexpr bool has_simd_math_v =
+    has_simd_math_op_v<Op> && (std::is_same_v<T, float> || std::is_same_v<T, double>);
+
+template <unary_op Op, class T, class Scalar>
+struct simd_unary_fn {
+    Scalar scalar;
+    static constexpr simd_math math = Op == unary_op::sqrt      ? simd_math::sqrt
+                                      : Op == unary_op::floor   ? simd_math::floor
+                                      : Op == unary_op::ceil    ? simd_math::ceil
+                                      : Op == unary_op::trunc   ? simd_math::trunc
+                                      : Op == unary_op::round   ? simd_math::round
+                                      : Op == unary_op::exp     ? simd_math::exp
+                                      : Op == unary_op::expm1   ? simd_math::expm1
+                                      : Op == unary_op::log     ? simd_math::log
+                                      : Op == unary_op::log1p   ? simd_math::log1p
+                                      : Op == unary_op::tanh    ? simd_math::tanh
+                                      : Op == unary_op::sigmoid ? simd_math::sigmoid
+                                      : Op == unary_op::sin     ? simd_math::sin
+                                                                : simd_math::cos;
+    T operator()(T x) const { return scalar(x); }
+    // a_step is 1: a one-input row kernel gets contiguous rows only.
+    void rows(std::int64_t n0, std::int64_t n1, T* o, std::int64_t o_row, const T* a, std::int64_t a_row,
+              std::int64_t /*a_step*/, bool stream) const {
+        simd_math_rows(math, simd_unary_rows<T>{o, a, n0, n1, o_row, a_row, stream});
+    }
+};
+
 template <unary_op Op, class T>
 void unary_typed(std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os, const T* a,
                  std::span<const std::int64_t> as) {
@@ -667,6 +705,9 @@ void unary_typed(std::span<const std::int64_t> shape, void* out, std::span<const
     auto* o = static_cast<Out*>(out);
     if constexpr (std::is_same_v<T, half>)
         half_rows<Out, 1>(shape, o, os, {a}, {as}, unary_fn<Op, float>());
+    else if constexpr (has_simd_math_v<Op, T>)
+        elementwise<Out, T>(shape, o, os, a, as,
+                            simd_unary_fn<Op, T, decltype(unary_fn<Op, T>())>{unary_fn<Op, T>()});
     else
         elementwise<Out, T>(shape, o, os, a, as, unary_fn<Op, T>());
 }
