@@ -71,10 +71,10 @@ void simd_compare_rows(simd_compare op, const simd_rows<std::uint8_t, bool>& r);
 enum class simd_math : std::uint8_t { sqrt, floor, ceil, trunc, round, exp, expm1, log, log1p, tanh, sigmoid, sin, cos };
 
 /// `rows` rows of n contiguous elements: row k of o starts at o + k * o_row, of a at
-/// a + k * a_row (element strides).
-template <class T>
+/// a + k * a_row (element strides). O is T, or a cast's target type.
+template <class T, class O = T>
 struct simd_unary_rows {
-    T* o;
+    O* o;
     const T* a;
     std::int64_t rows, n;
     std::int64_t o_row, a_row;
@@ -89,6 +89,25 @@ struct simd_unary_rows {
 /// wherever it sits in a row. `stream` as for simd_binary_rows.
 void simd_math_rows(simd_math op, const simd_unary_rows<float>& r);
 void simd_math_rows(simd_math op, const simd_unary_rows<double>& r);
+
+/// The casts simd_cast_rows computes, X(From, To, kernel name).
+#define NT_FOR_EACH_SIMD_CAST(X)              \
+    X(float, std::int8_t, CastF32I8)          \
+    X(float, std::uint8_t, CastF32U8)         \
+    X(float, std::int16_t, CastF32I16)        \
+    X(float, std::uint16_t, CastF32U16)       \
+    X(double, std::int8_t, CastF64I8)         \
+    X(double, std::uint8_t, CastF64U8)        \
+    X(double, std::int16_t, CastF64I16)       \
+    X(double, std::uint16_t, CastF64U16)      \
+    X(double, std::int32_t, CastF64I32)
+
+/// o[i] = a[i] cast as the element loop casts (NaN gives 0, values beyond the target's
+/// range its limits, the rest truncate toward zero), on the same vectors; `stream` as
+/// for simd_binary_rows.
+#define NT_DECLARE_CAST_ROWS(From, To, NAME) void simd_cast_rows(const simd_unary_rows<From, To>& r);
+NT_FOR_EACH_SIMD_CAST(NT_DECLARE_CAST_ROWS)
+#undef NT_DECLARE_CAST_ROWS
 
 /// The instruction sets this binary has kernels for and this CPU runs, best first
 /// ("AVX3", "AVX2", "SSE4", ...), and the one the dispatcher picks now.

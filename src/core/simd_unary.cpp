@@ -1,5 +1,5 @@
-// The float functions of simd.hpp (sqrt, rounding, exp, log, tanh, ...), compiled once
-// per Highway target.
+// The float functions of simd.hpp (sqrt, rounding, exp, log, tanh, ...) and the casts of
+// floating values to small integers, compiled once per Highway target.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd_unary.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -161,59 +161,100 @@ HWY_INLINE V Apply(D d, const Op& op, V x) {
     return y;
 }
 
-// o[i] = f(a[i]) for i < n. Partial vectors (a row's head before the aligned part
-// when streaming, and its tail) go through a padded buffer, so that each value gets
-// the vector form's result wherever it sits. With `stream`, stores from the first
-// vector-aligned element on are non-temporal (the caller fences).
-template <class T, class Op>
-HWY_INLINE void Row(const Op& op, T* HWY_RESTRICT o, const T* HWY_RESTRICT a, std::int64_t n, bool stream) {
+// A float function as a row operation (Apply).
+template <class Op>
+struct Math {
+    Op op;
+    template <class D, class V> HWY_INLINE V operator()(D d, V x) const { return Apply(d, op, x); }
+};
+
+// Floating values cast to the integer type To as convert<To, From> in the kernels
+// does: NaN gives 0, values beyond To's range its limits, the rest truncate toward
+// zero. To's limits are exact in From (f32 serves 8- and 16-bit types; f64 also i32).
+template <class To>
+struct CastOp {
+    template <class D, class V> HWY_INLINE auto operator()(D d, V x) const {
+        using T = hn::TFromD<D>;
+        static_assert(sizeof(To) < sizeof(T) || (sizeof(T) == 8 && sizeof(To) == 4));
+        const hn::Rebind<std::int32_t, D> di;
+        constexpr T lo = static_cast<T>(std::numeric_limits<To>::min());
+        constexpr T hi = static_cast<T>(std::numeric_limits<To>::max());
+        x = hn::IfThenZeroElse(hn::IsNaN(x), x);
+        // Highway's scalar target saturates i32 demotions of values just past i32's
+        // limits before truncating them (-2147483647.5 gave -2^31): truncate first.
+        if constexpr (std::is_same_v<To, std::int32_t>) x = hn::Trunc(x);
+        x = hn::Min(hn::Max(x, hn::Set(d, lo)), hn::Set(d, hi));
+        const auto i = [&] {
+            if constexpr (sizeof(T) == 4) return hn::ConvertTo(di, x);
+            else return hn::DemoteTo(di, x);
+        }();
+        if constexpr (std::is_same_v<To, std::int32_t>) return i;
+        else return hn::DemoteTo(hn::Rebind<To, D>(), i);
+    }
+};
+
+// o[i] = f(a[i]) for i < n, f taking vectors of T to vectors of O with as many lanes.
+// Partial vectors (a row's head before the aligned part when streaming, and its tail)
+// go through a padded buffer, so that each value gets the vector form's result
+// wherever it sits. With `stream`, stores from the first vector-aligned element on are
+// non-temporal (the caller fences).
+template <class T, class O, class F>
+HWY_INLINE void Row(const F& f, O* HWY_RESTRICT o, const T* HWY_RESTRICT a, std::int64_t n, bool stream) {
     const hn::CappedTag<T, 32 / sizeof(T)> d;
+    const hn::Rebind<O, decltype(d)> d_out;
     const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
     auto partial = [&](std::int64_t i, std::int64_t count) {
-        HWY_ALIGN T buffer[32 / sizeof(T)];
-        for (std::int64_t k = 0; k < lanes; ++k) buffer[k] = k < count ? a[i + k] : T(0.5);
-        hn::Store(Apply(d, op, hn::Load(d, buffer)), d, buffer);
-        std::memcpy(o + i, buffer, static_cast<std::size_t>(count) * sizeof(T));
+        HWY_ALIGN T in[32 / sizeof(T)];
+        HWY_ALIGN O out[32 / sizeof(T)];
+        for (std::int64_t k = 0; k < lanes; ++k) in[k] = k < count ? a[i + k] : T(0.5);
+        hn::Store(f(d, hn::Load(d, in)), d_out, out);
+        std::memcpy(o + i, out, static_cast<std::size_t>(count) * sizeof(O));
     };
     std::int64_t i = 0;
-    if (stream && reinterpret_cast<std::uintptr_t>(o) % sizeof(T) == 0) {
-        const auto vector_bytes = static_cast<std::uintptr_t>(lanes) * sizeof(T);
+    if (stream && reinterpret_cast<std::uintptr_t>(o) % sizeof(O) == 0) {
+        const auto vector_bytes = static_cast<std::uintptr_t>(lanes) * sizeof(O);
         std::int64_t head = 0;
         while (head < n && reinterpret_cast<std::uintptr_t>(o + head) % vector_bytes != 0) ++head;
         if (head > 0) partial(0, head);
         i = head;
-        for (; i + lanes <= n; i += lanes) hn::Stream(Apply(d, op, hn::LoadU(d, a + i)), d, o + i);
+        for (; i + lanes <= n; i += lanes) hn::Stream(f(d, hn::LoadU(d, a + i)), d_out, o + i);
     }
-    for (; i + lanes <= n; i += lanes) hn::StoreU(Apply(d, op, hn::LoadU(d, a + i)), d, o + i);
+    for (; i + lanes <= n; i += lanes) hn::StoreU(f(d, hn::LoadU(d, a + i)), d_out, o + i);
     if (i < n) partial(i, n - i);
 }
 
-template <class T, class Op>
-HWY_INLINE void Rows(const Op& op, const simd_unary_rows<T>& r) {
-    for (std::int64_t k = 0; k < r.rows; ++k) Row(op, r.o + k * r.o_row, r.a + k * r.a_row, r.n, r.stream);
+template <class T, class O, class F>
+HWY_INLINE void Rows(const F& f, const simd_unary_rows<T, O>& r) {
+    for (std::int64_t k = 0; k < r.rows; ++k) Row(f, r.o + k * r.o_row, r.a + k * r.a_row, r.n, r.stream);
 }
 
 template <class T>
 HWY_NOINLINE void RowsOf(simd_math op, const simd_unary_rows<T>& r) {
     switch (op) {
-        case simd_math::sqrt: return Rows(SqrtOp{}, r);
-        case simd_math::floor: return Rows(FloorOp{}, r);
-        case simd_math::ceil: return Rows(CeilOp{}, r);
-        case simd_math::trunc: return Rows(TruncOp{}, r);
-        case simd_math::round: return Rows(RoundOp{}, r);
-        case simd_math::exp: return Rows(ExpOp{}, r);
-        case simd_math::expm1: return Rows(Expm1Op{}, r);
-        case simd_math::log: return Rows(LogOp{}, r);
-        case simd_math::log1p: return Rows(Log1pOp{}, r);
-        case simd_math::tanh: return Rows(TanhOp{}, r);
-        case simd_math::sigmoid: return Rows(SigmoidOp{}, r);
-        case simd_math::sin: return Rows(SinCosOp<true>{}, r);
-        case simd_math::cos: return Rows(SinCosOp<false>{}, r);
+        case simd_math::sqrt: return Rows(Math<SqrtOp>{}, r);
+        case simd_math::floor: return Rows(Math<FloorOp>{}, r);
+        case simd_math::ceil: return Rows(Math<CeilOp>{}, r);
+        case simd_math::trunc: return Rows(Math<TruncOp>{}, r);
+        case simd_math::round: return Rows(Math<RoundOp>{}, r);
+        case simd_math::exp: return Rows(Math<ExpOp>{}, r);
+        case simd_math::expm1: return Rows(Math<Expm1Op>{}, r);
+        case simd_math::log: return Rows(Math<LogOp>{}, r);
+        case simd_math::log1p: return Rows(Math<Log1pOp>{}, r);
+        case simd_math::tanh: return Rows(Math<TanhOp>{}, r);
+        case simd_math::sigmoid: return Rows(Math<SigmoidOp>{}, r);
+        case simd_math::sin: return Rows(Math<SinCosOp<true>>{}, r);
+        case simd_math::cos: return Rows(Math<SinCosOp<false>>{}, r);
     }
 }
 
 void MathF32(simd_math op, const simd_unary_rows<float>& r) { RowsOf(op, r); }
 void MathF64(simd_math op, const simd_unary_rows<double>& r) { RowsOf(op, r); }
+
+// HWY_EXPORT takes plain functions: one per type pair.
+#define NT_CAST_ROWS(From, To, NAME) \
+    HWY_NOINLINE void NAME(const simd_unary_rows<From, To>& r) { Rows(CastOp<To>{}, r); }
+NT_FOR_EACH_SIMD_CAST(NT_CAST_ROWS)
+#undef NT_CAST_ROWS
 
 }  // namespace nt::detail::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -226,6 +267,12 @@ HWY_EXPORT(MathF64);
 
 void simd_math_rows(simd_math op, const simd_unary_rows<float>& r) { HWY_DYNAMIC_DISPATCH(MathF32)(op, r); }
 void simd_math_rows(simd_math op, const simd_unary_rows<double>& r) { HWY_DYNAMIC_DISPATCH(MathF64)(op, r); }
+
+#define NT_CAST_ROWS(From, To, NAME)                                                              \
+    HWY_EXPORT(NAME);                                                                             \
+    void simd_cast_rows(const simd_unary_rows<From, To>& r) { HWY_DYNAMIC_DISPATCH(NAME)(r); }
+NT_FOR_EACH_SIMD_CAST(NT_CAST_ROWS)
+#undef NT_CAST_ROWS
 
 }  // namespace nt::detail
 #endif  // HWY_ONCE

@@ -253,6 +253,26 @@ void BM_unary(benchmark::State& state) {
     state.SetLabel(std::string(labels[c]) + " f32 (32,512,512)");
 }
 
+// Casts of a f32 volume (values 0 .. 4095.9) to the types images are stored in:
+// range(0): 0 = u16, 1 = i16, 2 = u8 (saturating at 255), 3 = f64 -> i32 (the same
+// values); range(1): threads. Fresh results.
+void BM_cast(benchmark::State& state) {
+    threads_from(state, 1);
+    const auto x = nt::astype<float>(volume<std::uint16_t>()) * 1.0001f;
+    const auto d = nt::astype<double>(x);
+    const std::int64_t c = state.range(0);
+    for (auto _ : state) {
+        if (c == 0) benchmark::DoNotOptimize(x.astype<std::uint16_t>().data());
+        else if (c == 1) benchmark::DoNotOptimize(x.astype<std::int16_t>().data());
+        else if (c == 2) benchmark::DoNotOptimize(x.astype<std::uint8_t>().data());
+        else benchmark::DoNotOptimize(d.astype<std::int32_t>().data());
+    }
+    set_bytes(state, x.size() * (c == 3 ? 12 : c == 2 ? 5 : 6));
+    const char* labels[] = {"f32 (32,512,512) astype u16", "f32 (32,512,512) astype i16",
+                            "f32 (32,512,512) astype u8", "f64 (32,512,512) astype i32"};
+    state.SetLabel(labels[c]);
+}
+
 // range(0): 0 = u16, 1 = i16, 2 = u8 (labels; the volume's values wrap, as in
 // NumPy's astype); range(1): threads. A same-type add, fresh result.
 template <class T>
@@ -350,6 +370,7 @@ void add_int_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void mixed_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void compare_args(benchmark::internal::Benchmark* b) { typed_args(b, 4); }
 void unary_args(benchmark::internal::Benchmark* b) { typed_args(b, 8); }
+void cast_args(benchmark::internal::Benchmark* b) { typed_args(b, 4); }
 void sum_args(benchmark::internal::Benchmark* b) {
     const int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (int threads : {1, all}) b->Args({threads});
@@ -371,6 +392,7 @@ BENCHMARK(BM_add_int)->Apply(add_int_args)->UseRealTime();
 BENCHMARK(BM_mixed)->Apply(mixed_args)->UseRealTime();
 BENCHMARK(BM_compare)->Apply(compare_args)->UseRealTime();
 BENCHMARK(BM_unary)->Apply(unary_args)->UseRealTime();
+BENCHMARK(BM_cast)->Apply(cast_args)->UseRealTime();
 BENCHMARK(BM_in_place)->Apply(sum_args)->UseRealTime();
 BENCHMARK(BM_sum_u16)->Apply(sum_args)->UseRealTime();
 BENCHMARK(BM_simd_add)->Apply(simd_add_args)->UseRealTime();

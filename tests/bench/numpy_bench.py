@@ -184,6 +184,13 @@ def main():
                      ("sin", np.sin), ("floor", lambda v: np.floor(v * np.float32(8))),
                      ("sigmoid", lambda v: 1 / (1 + np.exp(-v)))):
         results[f"{name} f32 {spec_text(shape)}"] = median_time(lambda fn=fn: fn(x))
+    # bench_ops' BM_cast: a f32 volume stored as integers.
+    y = ct.astype(np.float32) * np.float32(1.0001)
+    y64 = y.astype(np.float64)
+    results["f32 (32,512,512) astype u16"] = median_time(lambda: y.astype(np.uint16))
+    results["f32 (32,512,512) astype i16"] = median_time(lambda: y.astype(np.int16))
+    results["f32 (32,512,512) astype u8"] = median_time(lambda: np.clip(y, 0, 255).astype(np.uint8))
+    results["f64 (32,512,512) astype i32"] = median_time(lambda: y64.astype(np.int32))
     small, row = np.full((4, 8), 3, dtype=np.uint16), np.full((8,), 1.5, dtype=np.float32)
     results[f"u16 {spec_text(small.shape)} + f32 {spec_text(row.shape)} fresh"] = median_time(lambda: small + row)
     structure_cases(results)

@@ -769,6 +769,20 @@ def sweeps(rng, cid):
             a.aligned = (a.aligned.astype(np.float64) * scale.reshape(a.aligned.shape)).astype(DTYPES[dtype])
             yield [f"case {cid} unary {op}", a.lines(), unary_tail(op, a)]
             cid += 1
+    # Float to small integer casts on the SIMD rows: values across the target's range up
+    # to just past its limits (in C's range, so NumPy's result is defined), and NaN-free.
+    for src in ("float32", "float64"):
+        for dst in ("int8", "uint8", "int16", "uint16") + (("int32",) if src == "float64" else ()):
+            info = np.iinfo(DTYPES[dst])
+            values = [rng.uniform(float(info.min) - 0.99, float(info.max) + 0.99) for _ in range(3 * 67)]
+            values[:6] = [float(info.min), float(info.max), -0.5, 0.5, float(info.max) + 0.5, float(info.min) - 0.5]
+            a = Operand(np.array(values, dtype=np.float64).astype(DTYPES[src]).reshape(3, 67), src)
+            # float32 may round a limit +- 0.5 past the C range: keep those in it.
+            a.aligned = np.clip(a.aligned, np.nextafter(DTYPES[src](info.min) - 1, 0),
+                                np.nextafter(DTYPES[src](info.max) + 1, 0)).astype(DTYPES[src])
+            result = a.aligned.astype(DTYPES[dst])
+            yield [f"case {cid} cast {dst}", a.lines(), out_line(result, ["?", "?"])]
+            cid += 1
     for dtype in DTYPES:
         for maker in MATH_AND_MASKS:
             for _ in range(6):

@@ -698,6 +698,25 @@ struct simd_unary_fn {
     }
 };
 
+// Floating values cast to the small integer types simd_unary.cpp has row kernels for
+// (NT_FOR_EACH_SIMD_CAST): contiguous rows on vectors, the rest on convert().
+template <class To, class From>
+inline constexpr bool has_simd_cast_v = false;
+#define NT_SIMD_CAST_TRAIT(From, To, NAME) \
+    template <>                            \
+    inline constexpr bool has_simd_cast_v<To, From> = true;
+NT_FOR_EACH_SIMD_CAST(NT_SIMD_CAST_TRAIT)
+#undef NT_SIMD_CAST_TRAIT
+
+template <class To, class From>
+struct simd_cast_fn {
+    To operator()(From x) const { return convert<To, From>(x); }
+    void rows(std::int64_t n0, std::int64_t n1, To* o, std::int64_t o_row, const From* a, std::int64_t a_row,
+              std::int64_t /*a_step*/, bool stream) const {
+        simd_cast_rows(simd_unary_rows<From, To>{o, a, n0, n1, o_row, a_row, stream});
+    }
+};
+
 template <unary_op Op, class T>
 void unary_typed(std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> os, const T* a,
                  std::span<const std::int64_t> as) {
@@ -1051,6 +1070,8 @@ void run_cast(std::span<const std::int64_t> shape, To* out, std::span<const std:
     if constexpr ((std::is_same_v<To, float> && std::is_same_v<From, half>) ||
                   (std::is_same_v<To, half> && std::is_same_v<From, float>))
         kernels::bulk_half_cast<To, From>(shape, out, os, a, as);
+    else if constexpr (kernels::has_simd_cast_v<To, From>)
+        elementwise<To, From>(shape, out, os, a, as, kernels::simd_cast_fn<To, From>{});
     else
         elementwise<To, From>(shape, out, os, a, as, [](From x) { return kernels::convert<To, From>(x); });
 }
