@@ -68,7 +68,9 @@ void simd_compare_rows(simd_compare op, const simd_rows<std::int8_t, bool>& r);
 void simd_compare_rows(simd_compare op, const simd_rows<std::uint8_t, bool>& r);
 
 /// The float functions of simd_math_rows.
-enum class simd_math : std::uint8_t { sqrt, floor, ceil, trunc, round, exp, expm1, log, log1p, tanh, sigmoid, sin, cos };
+enum class simd_math : std::uint8_t {
+    sqrt, floor, ceil, trunc, round, exp, expm1, log, log1p, tanh, sigmoid, sin, cos
+};
 
 /// `rows` rows of n contiguous elements: row k of o starts at o + k * o_row, of a at
 /// a + k * a_row (element strides). O is T, or a cast's target type.

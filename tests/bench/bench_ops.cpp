@@ -229,14 +229,18 @@ void BM_compare(benchmark::State& state) {
 
 // Float functions of a f32 volume (values 0 .. 1, so log and sqrt are defined):
 // range(0): 0 = exp, 1 = log, 2 = sqrt, 3 = floor, 4 = tanh, 5 = sigmoid, 6 = round,
-// 7 = sin; range(1): threads. Fresh results.
+// 7 = sin; of the u16 volume (computed in f32): 8 = sqrt, 9 = log1p; range(1):
+// threads. Fresh results.
 void BM_unary(benchmark::State& state) {
     threads_from(state, 1);
-    const auto x = nt::astype<float>(volume<std::uint16_t>()) * (1.0f / 4096) + (1.0f / 8192);
+    const auto ct = volume<std::uint16_t>();
+    const auto x = nt::astype<float>(ct) * (1.0f / 4096) + (1.0f / 8192);
     const std::int64_t c = state.range(0);
     for (auto _ : state) {
         nt::Tensor<float> r;
         switch (c) {
+            case 8: r = nt::sqrt(ct); break;
+            case 9: r = nt::log1p(ct); break;
             case 0: r = nt::exp(x); break;
             case 1: r = nt::log(x); break;
             case 2: r = nt::sqrt(x); break;
@@ -248,9 +252,9 @@ void BM_unary(benchmark::State& state) {
         }
         benchmark::DoNotOptimize(r.data());
     }
-    set_bytes(state, x.size() * 8);
-    const char* labels[] = {"exp", "log", "sqrt", "floor", "tanh", "sigmoid", "round", "sin"};
-    state.SetLabel(std::string(labels[c]) + " f32 (32,512,512)");
+    set_bytes(state, x.size() * (c >= 8 ? 6 : 8));
+    const char* labels[] = {"exp", "log", "sqrt", "floor", "tanh", "sigmoid", "round", "sin", "sqrt", "log1p"};
+    state.SetLabel(std::string(labels[c]) + (c >= 8 ? " u16 (32,512,512)" : " f32 (32,512,512)"));
 }
 
 // Casts of a f32 volume (values 0 .. 4095.9) to the types images are stored in:
@@ -369,7 +373,7 @@ void normalize_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void add_int_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void mixed_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void compare_args(benchmark::internal::Benchmark* b) { typed_args(b, 4); }
-void unary_args(benchmark::internal::Benchmark* b) { typed_args(b, 8); }
+void unary_args(benchmark::internal::Benchmark* b) { typed_args(b, 10); }
 void cast_args(benchmark::internal::Benchmark* b) { typed_args(b, 4); }
 void sum_args(benchmark::internal::Benchmark* b) {
     const int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -184,6 +184,8 @@ def main():
                      ("sin", np.sin), ("floor", lambda v: np.floor(v * np.float32(8))),
                      ("sigmoid", lambda v: 1 / (1 + np.exp(-v)))):
         results[f"{name} f32 {spec_text(shape)}"] = median_time(lambda fn=fn: fn(x))
+    results[f"sqrt u16 {spec_text(shape)}"] = median_time(lambda: np.sqrt(ct))
+    results[f"log1p u16 {spec_text(shape)}"] = median_time(lambda: np.log1p(ct))
     # bench_ops' BM_cast: a f32 volume stored as integers.
     y = ct.astype(np.float32) * np.float32(1.0001)
     y64 = y.astype(np.float64)

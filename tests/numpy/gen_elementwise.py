@@ -762,7 +762,8 @@ def sweeps(rng, cid):
     # partial vectors, values over many binades: exp's overflow and subnormal results,
     # log's subnormal arguments, sin's and cos's large ones.
     for op in SIMD_MATH:
-        for dtype in ("float32", "float64"):
+        # Integers compute in float32 (16-bit) or float64 (32-bit), converted in pieces.
+        for dtype in ("float32", "float64") + (("int16", "uint16", "int32") if op != "round" else ()):
             a = unary_operand(rng, op, dtype, [3, 67])
             powers = [rng.choice([-40, -20, -8, -3, 0, 0, 0, 1, 1, 2, 2, 3]) for _ in range(a.aligned.size)]
             scale = 10.0 ** np.array(powers, dtype=np.float64)

@@ -268,3 +268,51 @@ TEST_CASE("a cast with an output large enough for streaming stores agrees with t
         if (got.data()[i] != cast_reference<std::int32_t>(values.data()[i])) ++wrong;
     CHECK(wrong == 0);
 }
+
+namespace {
+
+// f over integers of type I equals f over the same values converted to F first (the
+// conversion is exact): rows of integers convert into a buffer before the row kernel.
+template <class I, class F, class Fn>
+void check_integer_input(std::mt19937& rng, const char* name, const Fn& fn) {
+    auto x = nt::empty<I>({1031});
+    std::uniform_int_distribution<std::int64_t> across(std::numeric_limits<I>::min(), std::numeric_limits<I>::max());
+    for (std::int64_t i = 0; i < x.size(); ++i)
+        x.mutable_data()[i] = static_cast<I>(rng() % 4 == 0 ? static_cast<std::int64_t>(rng() % 5) : across(rng));
+    for (const std::int64_t shift : {0, 3}) {
+        const nt::Tensor<I> a = x.index(nt::range(shift, x.size()));
+        const nt::Tensor<F> got = fn(a);
+        const nt::Tensor<F> want = fn(a.template astype<F>());
+        std::int64_t differing = 0;
+        for (std::int64_t i = 0; i < a.size(); ++i)
+            if (!same_bits(got.data()[i], want.data()[i])) ++differing;
+        INFO(name << " of " << nt::to_string(nt::dtype_of<I>) << ", shift " << shift);
+        CHECK(differing == 0);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("float functions of integer tensors give their floats' results on SIMD rows", "[ops][simd]") {
+    std::mt19937 rng(20261128);
+    auto each = [&]<class I, class F>() {
+#define NT_INT_CASE(fn) check_integer_input<I, F>(rng, #fn, [](const auto& t) { return nt::fn(t); });
+        NT_INT_CASE(sqrt)
+        NT_INT_CASE(floor)
+        NT_INT_CASE(ceil)
+        NT_INT_CASE(trunc)
+        NT_INT_CASE(exp)
+        NT_INT_CASE(expm1)
+        NT_INT_CASE(log)
+        NT_INT_CASE(log1p)
+        NT_INT_CASE(tanh)
+        NT_INT_CASE(sigmoid)
+        NT_INT_CASE(sin)
+        NT_INT_CASE(cos)
+#undef NT_INT_CASE
+    };
+    each.template operator()<std::uint16_t, float>();
+    each.template operator()<std::int16_t, float>();
+    each.template operator()<std::int32_t, double>();
+    each.template operator()<std::uint32_t, double>();
+}

@@ -674,27 +674,51 @@ template <unary_op Op, class T>
 inline constexpr bool has_simd_math_v =
     has_simd_math_op_v<Op> && (std::is_same_v<T, float> || std::is_same_v<T, double>);
 
+template <unary_op Op>
+inline constexpr simd_math simd_math_of = Op == unary_op::sqrt      ? simd_math::sqrt
+                                          : Op == unary_op::floor   ? simd_math::floor
+                                          : Op == unary_op::ceil    ? simd_math::ceil
+                                          : Op == unary_op::trunc   ? simd_math::trunc
+                                          : Op == unary_op::round   ? simd_math::round
+                                          : Op == unary_op::exp     ? simd_math::exp
+                                          : Op == unary_op::expm1   ? simd_math::expm1
+                                          : Op == unary_op::log     ? simd_math::log
+                                          : Op == unary_op::log1p   ? simd_math::log1p
+                                          : Op == unary_op::tanh    ? simd_math::tanh
+                                          : Op == unary_op::sigmoid ? simd_math::sigmoid
+                                          : Op == unary_op::sin     ? simd_math::sin
+                                                                    : simd_math::cos;
+
 template <unary_op Op, class T, class Scalar>
 struct simd_unary_fn {
     Scalar scalar;
-    static constexpr simd_math math = Op == unary_op::sqrt      ? simd_math::sqrt
-                                      : Op == unary_op::floor   ? simd_math::floor
-                                      : Op == unary_op::ceil    ? simd_math::ceil
-                                      : Op == unary_op::trunc   ? simd_math::trunc
-                                      : Op == unary_op::round   ? simd_math::round
-                                      : Op == unary_op::exp     ? simd_math::exp
-                                      : Op == unary_op::expm1   ? simd_math::expm1
-                                      : Op == unary_op::log     ? simd_math::log
-                                      : Op == unary_op::log1p   ? simd_math::log1p
-                                      : Op == unary_op::tanh    ? simd_math::tanh
-                                      : Op == unary_op::sigmoid ? simd_math::sigmoid
-                                      : Op == unary_op::sin     ? simd_math::sin
-                                                                : simd_math::cos;
     T operator()(T x) const { return scalar(x); }
     // a_step is 1: a one-input row kernel gets contiguous rows only.
     void rows(std::int64_t n0, std::int64_t n1, T* o, std::int64_t o_row, const T* a, std::int64_t a_row,
               std::int64_t /*a_step*/, bool stream) const {
-        simd_math_rows(math, simd_unary_rows<T>{o, a, n0, n1, o_row, a_row, stream});
+        simd_math_rows(simd_math_of<Op>, simd_unary_rows<T>{o, a, n0, n1, o_row, a_row, stream});
+    }
+};
+
+// A float function of integers (sqrt of a u16 volume computes in f32): rows converted
+// in pieces into a buffer that stays in L1, the function's row kernel run on the
+// buffer. The conversion is exact, so each value gets what its float gets.
+template <unary_op Op, class T, class Scalar>
+struct simd_converting_unary_fn {
+    using F = unary_result_t<Op, T>;
+    Scalar scalar;
+    F operator()(T x) const { return scalar(x); }
+    void rows(std::int64_t n0, std::int64_t n1, F* o, std::int64_t o_row, const T* a, std::int64_t a_row,
+              std::int64_t /*a_step*/, bool stream) const {
+        constexpr std::int64_t capacity = convert_buffer_bytes / std::int64_t{sizeof(F)};
+        alignas(64) F buffer[capacity];
+        for (std::int64_t r = 0; r < n0; ++r)
+            for (std::int64_t c = 0; c < n1; c += capacity) {
+                const std::int64_t n = std::min(capacity, n1 - c);
+                const T* x = a + r * a_row + c;
+                for (std::int64_t i = 0; i < n; ++i) buffer[i] = static_cast<F>(x[i]);
+                simd_math_rows(simd_math_of<Op>, simd_unary_rows<F>{o + r * o_row + c, buffer, 1, n, 0, 0, stream});
+            }
     }
 };
 
@@ -727,6 +751,9 @@ void unary_typed(std::span<const std::int64_t> shape, void* out, std::span<const
     else if constexpr (has_simd_math_v<Op, T>)
         elementwise<Out, T>(shape, o, os, a, as,
                             simd_unary_fn<Op, T, decltype(unary_fn<Op, T>())>{unary_fn<Op, T>()});
+    else if constexpr (is_int<T> && has_simd_math_v<Op, Out>)
+        elementwise<Out, T>(shape, o, os, a, as,
+                            simd_converting_unary_fn<Op, T, decltype(unary_fn<Op, T>())>{unary_fn<Op, T>()});
     else
         elementwise<Out, T>(shape, o, os, a, as, unary_fn<Op, T>());
 }

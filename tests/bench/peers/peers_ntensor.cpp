@@ -69,6 +69,53 @@ void named(const char* workload, std::vector<std::int64_t> a_shape, nt::names_ar
            }));
 }
 
+// The same adds as plain C++ loops over raw arrays ("hand loop", one thread, the
+// compiler's vectorisation at these flags): what an add costs without a library. The
+// speed issue's inner-broadcast target is 45 GB/s or at least this loop's speed.
+// Shapes (n, c, m) + (n, 1, m): the add of a (10,3,256,384) image batch and its
+// (10,1,256,384) labels is (10, 3, 256 * 384); the inner broadcast (4096,4096) +
+// (4096,1) is m = 1 on the second operand: (4096, 4096, 1) + (4096, 1, 1), written as
+// its own loop so that the compiler sees the scalar.
+void hand_add(const char* workload, std::int64_t n, std::int64_t c, std::int64_t m) {
+    std::vector<float> a(static_cast<std::size_t>(n * c * m), 1.5f), b(static_cast<std::size_t>(n * m), 2.5f),
+        out(a.size());
+    report(workload, "hand loop", best_of_15([&] {
+               float* __restrict o = out.data();
+               const float* __restrict x = a.data();
+               const float* __restrict y = b.data();
+               for (std::int64_t i = 0; i < n; ++i)
+                   for (std::int64_t k = 0; k < c; ++k)
+                       for (std::int64_t j = 0; j < m; ++j)
+                           o[(i * c + k) * m + j] = x[(i * c + k) * m + j] + y[i * m + j];
+               keep(out.data());
+           }));
+}
+void hand_inner_broadcast(const char* workload, std::int64_t rows, std::int64_t cols) {
+    std::vector<float> a(static_cast<std::size_t>(rows * cols), 1.5f), b(static_cast<std::size_t>(rows), 2.5f),
+        out(a.size());
+    report(workload, "hand loop", best_of_15([&] {
+               float* __restrict o = out.data();
+               const float* __restrict x = a.data();
+               const float* __restrict y = b.data();
+               for (std::int64_t i = 0; i < rows; ++i) {
+                   const float v = y[i];
+                   for (std::int64_t j = 0; j < cols; ++j) o[i * cols + j] = x[i * cols + j] + v;
+               }
+               keep(out.data());
+           }));
+}
+void hand_tiny(const char* workload) {
+    std::vector<float> a(32, 1.5f), b(8, 2.5f), out(32);
+    report(workload, "hand loop", best_of_15([&] {
+               float* __restrict o = out.data();
+               const float* __restrict x = a.data();
+               const float* __restrict y = b.data();
+               for (int i = 0; i < 4; ++i)
+                   for (int j = 0; j < 8; ++j) o[i * 8 + j] = x[i * 8 + j] + y[j];
+               keep(out.data());
+           }));
+}
+
 }  // namespace
 
 int main() {
@@ -79,8 +126,12 @@ int main() {
     add("add (20,3,512,512)+(20,1,512,512)", {20, 3, 512, 512}, {20, 1, 512, 512});
     named("add (20,3,512,512)+(20,1,512,512)", {20, 3, 512, 512}, {"?", "C", "H", "W"}, {20, 512, 512},
           {"?", "H", "W"}, {20, 512, 512}, {"?", "W", "H"});
+    hand_add("add (10,3,256,384)+(10,1,256,384)", 10, 3, 256 * 384);
+    hand_add("add (20,3,512,512)+(20,1,512,512)", 20, 3, 512 * 512);
     add("inner broadcast (4096,4096)+(4096,1)", {4096, 4096}, {4096, 1});
+    hand_inner_broadcast("inner broadcast (4096,4096)+(4096,1)", 4096, 4096);
     add("tiny (4,8)+(8) into out", {4, 8}, {8});
+    hand_tiny("tiny (4,8)+(8) into out");
     named("tiny (4,8)+(8) into out", {4, 8}, {"R", "C"}, {8}, {"C"});
     {
         // A new result each call: the allocation is part of the time.

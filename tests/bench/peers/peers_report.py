@@ -2,7 +2,8 @@
 """The table of scripts/bench.sh --peers: reads the lines the peers_* programs print
 (<workload>\\t<column>\\t<seconds per call>) from the files named on the command line
 and prints one markdown table: a row per workload, a column per library, ntensor on
-1 and 2 threads and named, memcpy of the same bytes, and ntensor's 1-thread ratio to
+1 and 2 threads and named, a plain C++ loop ("hand loop", not a peer: a baseline as
+memcpy is), memcpy of the same bytes, and ntensor's 1-thread ratio to
 the fastest peer ("peer time / ntensor time": above 1, ntensor is faster). Every peer
 column counts for the ratio, the -march=native builds of xtensor and Eigen too. A
 column no program printed is left out.
@@ -15,7 +16,7 @@ import sys
 
 PEERS = ["NumPy", "xtensor", "xtensor -march=native", "Eigen", "Eigen -march=native", "libtorch"]
 OURS = ["ntensor 1T", "ntensor 2T", "ntensor named", "ntensor named, permuted"]
-COLUMNS = PEERS + OURS + ["memcpy"]
+COLUMNS = PEERS + OURS + ["hand loop", "memcpy"]
 
 
 def text(seconds):
