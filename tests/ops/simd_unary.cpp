@@ -1,10 +1,11 @@
-// The SIMD row kernels of the float functions (src/core/simd_unary.cpp): on every
-// instruction set this CPU runs, sqrt and the roundings give libm's values bit for bit;
-// exp, expm1, log, log1p, tanh, sigmoid, sin and cos stay within a few ULP of libm's
-// (Highway's approximations) and give libm's exact values for NaN, infinities, zeros,
-// overflow and the other values outside the approximations' ranges. Rows are long
-// enough for the vector loop, of lengths that leave partial vectors, misaligned, and
-// large enough for streaming stores.
+// The SIMD row kernels of src/core/simd_unary.cpp. On every instruction set this CPU
+// runs: sqrt and the roundings give libm's values bit for bit; exp, expm1, log, log1p,
+// tanh, sigmoid, sin and cos stay within a few ULP of libm's (Highway's
+// approximations) and give libm's exact values for NaN, infinities, zeros, overflow
+// and the other values outside the approximations' ranges; casts of floats to small
+// integers follow astype's saturating rule. Rows are long enough for the vector loop,
+// of lengths that leave partial vectors, misaligned, and large enough for streaming
+// stores; integer inputs of the float functions give their floats' results.
 #include <nt_test_support.hpp>
 
 #include <cmath>
@@ -127,6 +128,80 @@ nt::Tensor<T> apply(const function_case& c, const nt::Tensor<T>& x) {
     else return c.apply_f64(x);
 }
 
+// 9 rows of 2^20 - 3 values uniform in [lo, hi] (a result of 4-byte elements is 36
+// MiB: streamed), as a view whose rows do not merge, so the result's rows are written
+// one by one, each starting off the vector alignment after the first.
+template <class T>
+nt::Tensor<T> streamed_rows(unsigned seed, T lo, T hi) {
+    const std::int64_t rows = 9, cols = (std::int64_t{1} << 20) - 3;
+    auto storage = nt::empty<T>({rows, cols + 1});
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<T> value(lo, hi);
+    for (std::int64_t i = 0; i < storage.size(); ++i) storage.mutable_data()[i] = value(rng);
+    return storage.index(nt::all, nt::range(1, cols + 1));
+}
+
+// The cast rule of astype (NumPy leaves it undefined out of range): NaN gives 0,
+// values at or beyond the target's limits give the limit, the rest truncate.
+template <class To, class From>
+To cast_reference(From x) {
+    if (std::isnan(x)) return To(0);
+    const double v = static_cast<double>(x);
+    if (v <= static_cast<double>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+    if (v >= static_cast<double>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+    return static_cast<To>(std::trunc(v));
+}
+
+template <class To, class From>
+void check_cast(std::mt19937& rng) {
+    using L = std::numeric_limits<To>;
+    const double lo = static_cast<double>(L::min()), hi = static_cast<double>(L::max());
+    const std::vector<double> edges = {lo, hi, lo - 0.5, hi + 0.5, lo + 0.5, hi - 0.5, lo - 1e10, hi + 1e10,
+                                       -0.0, 0.0, -0.5, 0.5, -1.0, 1.0,
+                                       static_cast<double>(std::numeric_limits<From>::max()),
+                                       -static_cast<double>(std::numeric_limits<From>::max())};
+    auto x = nt::empty<From>({1029});
+    std::uniform_real_distribution<double> across(lo - 2, hi + 2);
+    for (std::int64_t i = 0; i < x.size(); ++i) {
+        const std::uint32_t r = rng() % 16;
+        x.mutable_data()[i] = r == 0   ? std::numeric_limits<From>::quiet_NaN()
+                              : r == 1 ? (rng() % 2 ? 1 : -1) * std::numeric_limits<From>::infinity()
+                              : r < 5  ? static_cast<From>(edges[rng() % edges.size()])
+                                       : static_cast<From>(across(rng));
+    }
+    for (const std::int64_t shift : {0, 1, 5}) {
+        const nt::Tensor<From> a = x.index(nt::range(shift, x.size()));
+        const auto got = a.template astype<To>();
+        std::int64_t wrong = 0;
+        for (std::int64_t i = 0; i < a.size(); ++i) {
+            const From v = a.data()[i];
+            if (got.data()[i] != cast_reference<To>(v) && ++wrong <= 3)
+                UNSCOPED_INFO("cast of " << v << " gave " << +got.data()[i] << ", want " << +cast_reference<To>(v));
+        }
+        CHECK(wrong == 0);
+    }
+}
+
+// f over integers of type I equals f over the same values converted to F first (the
+// conversion is exact): rows of integers convert into a buffer before the row kernel.
+template <class I, class F, class Fn>
+void check_integer_input(std::mt19937& rng, const char* name, const Fn& fn) {
+    auto x = nt::empty<I>({1031});
+    std::uniform_int_distribution<std::int64_t> across(std::numeric_limits<I>::min(), std::numeric_limits<I>::max());
+    for (std::int64_t i = 0; i < x.size(); ++i)
+        x.mutable_data()[i] = static_cast<I>(rng() % 4 == 0 ? static_cast<std::int64_t>(rng() % 5) : across(rng));
+    for (const std::int64_t shift : {0, 3}) {
+        const nt::Tensor<I> a = x.index(nt::range(shift, x.size()));
+        const nt::Tensor<F> got = fn(a);
+        const nt::Tensor<F> want = fn(a.template astype<F>());
+        std::int64_t differing = 0;
+        for (std::int64_t i = 0; i < a.size(); ++i)
+            if (!same_bits(got.data()[i], want.data()[i])) ++differing;
+        INFO(name << " of " << nt::to_string(nt::dtype_of<I>) << ", shift " << shift);
+        CHECK(differing == 0);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("float functions on SIMD rows stay within a few ULP of libm on every target, specials exact",
@@ -171,15 +246,8 @@ TEST_CASE("a float function gives each value one result wherever it sits in a ro
 }
 
 TEST_CASE("float functions with outputs large enough for streaming stores agree with libm", "[ops][simd]") {
-    // 9 rows of 2^20 - 3 floats (36 MiB, streamed), read from a view whose rows do not
-    // merge, so the result's rows are written one by one, each starting off the vector
-    // alignment after the first; values in [-100, 100]: exp overflows past 88.7.
-    const std::int64_t rows = 9, cols = (std::int64_t{1} << 20) - 3;
-    auto storage = nt::empty<float>({rows, cols + 1});
-    std::mt19937 rng(11);
-    std::uniform_real_distribution<float> value(-100.0f, 100.0f);
-    for (std::int64_t i = 0; i < storage.size(); ++i) storage.mutable_data()[i] = value(rng);
-    const nt::Tensor<float> x = storage.index(nt::all, nt::range(1, cols + 1));
+    // exp overflows past 88.7.
+    const nt::Tensor<float> x = streamed_rows<float>(11, -100.0f, 100.0f);
     const auto values = x.contiguous();
     for (const function_case& c : cases()) {
         if (std::string(c.name) != "exp" && std::string(c.name) != "floor") continue;
@@ -187,51 +255,6 @@ TEST_CASE("float functions with outputs large enough for streaming stores agree 
         CHECK(misses(c, values, apply(c, x), 4) == 0);
     }
 }
-
-namespace {
-
-// The cast rule of astype (NumPy leaves it undefined out of range): NaN gives 0,
-// values at or beyond the target's limits give the limit, the rest truncate.
-template <class To, class From>
-To cast_reference(From x) {
-    if (std::isnan(x)) return To(0);
-    const double v = static_cast<double>(x);
-    if (v <= static_cast<double>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
-    if (v >= static_cast<double>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
-    return static_cast<To>(std::trunc(v));
-}
-
-template <class To, class From>
-void check_cast(std::mt19937& rng) {
-    using L = std::numeric_limits<To>;
-    const double lo = static_cast<double>(L::min()), hi = static_cast<double>(L::max());
-    const std::vector<double> edges = {lo, hi, lo - 0.5, hi + 0.5, lo + 0.5, hi - 0.5, lo - 1e10, hi + 1e10,
-                                       -0.0, 0.0, -0.5, 0.5, -1.0, 1.0,
-                                       static_cast<double>(std::numeric_limits<From>::max()),
-                                       -static_cast<double>(std::numeric_limits<From>::max())};
-    auto x = nt::empty<From>({1029});
-    std::uniform_real_distribution<double> across(lo - 2, hi + 2);
-    for (std::int64_t i = 0; i < x.size(); ++i) {
-        const std::uint32_t r = rng() % 16;
-        x.mutable_data()[i] = r == 0   ? std::numeric_limits<From>::quiet_NaN()
-                              : r == 1 ? (rng() % 2 ? 1 : -1) * std::numeric_limits<From>::infinity()
-                              : r < 5  ? static_cast<From>(edges[rng() % edges.size()])
-                                       : static_cast<From>(across(rng));
-    }
-    for (const std::int64_t shift : {0, 1, 5}) {
-        const nt::Tensor<From> a = x.index(nt::range(shift, x.size()));
-        const auto got = a.template astype<To>();
-        std::int64_t wrong = 0;
-        for (std::int64_t i = 0; i < a.size(); ++i) {
-            const From v = a.data()[i];
-            if (got.data()[i] != cast_reference<To>(v) && ++wrong <= 3)
-                UNSCOPED_INFO("cast of " << v << " gave " << +got.data()[i] << ", want " << +cast_reference<To>(v));
-        }
-        CHECK(wrong == 0);
-    }
-}
-
-}  // namespace
 
 TEST_CASE("float to small integer casts saturate and truncate as the element loop on every SIMD target",
           "[ops][simd]") {
@@ -253,14 +276,8 @@ TEST_CASE("float to small integer casts saturate and truncate as the element loo
 }
 
 TEST_CASE("a cast with an output large enough for streaming stores agrees with the element loop", "[ops][simd]") {
-    // f64 -> i32, 9 rows of 2^20 - 3 (a 36 MiB result, streamed), from a view whose rows
-    // do not merge: each result row after the first starts off the vector alignment.
-    const std::int64_t rows = 9, cols = (std::int64_t{1} << 20) - 3;
-    auto storage = nt::empty<double>({rows, cols + 1});
-    std::mt19937 rng(12);
-    std::uniform_real_distribution<double> value(-3e9, 3e9);
-    for (std::int64_t i = 0; i < storage.size(); ++i) storage.mutable_data()[i] = value(rng);
-    const nt::Tensor<double> x = storage.index(nt::all, nt::range(1, cols + 1));
+    // f64 -> i32, past both limits.
+    const nt::Tensor<double> x = streamed_rows<double>(12, -3e9, 3e9);
     const auto values = x.contiguous();
     const auto got = x.astype<std::int32_t>();
     std::int64_t wrong = 0;
@@ -268,30 +285,6 @@ TEST_CASE("a cast with an output large enough for streaming stores agrees with t
         if (got.data()[i] != cast_reference<std::int32_t>(values.data()[i])) ++wrong;
     CHECK(wrong == 0);
 }
-
-namespace {
-
-// f over integers of type I equals f over the same values converted to F first (the
-// conversion is exact): rows of integers convert into a buffer before the row kernel.
-template <class I, class F, class Fn>
-void check_integer_input(std::mt19937& rng, const char* name, const Fn& fn) {
-    auto x = nt::empty<I>({1031});
-    std::uniform_int_distribution<std::int64_t> across(std::numeric_limits<I>::min(), std::numeric_limits<I>::max());
-    for (std::int64_t i = 0; i < x.size(); ++i)
-        x.mutable_data()[i] = static_cast<I>(rng() % 4 == 0 ? static_cast<std::int64_t>(rng() % 5) : across(rng));
-    for (const std::int64_t shift : {0, 3}) {
-        const nt::Tensor<I> a = x.index(nt::range(shift, x.size()));
-        const nt::Tensor<F> got = fn(a);
-        const nt::Tensor<F> want = fn(a.template astype<F>());
-        std::int64_t differing = 0;
-        for (std::int64_t i = 0; i < a.size(); ++i)
-            if (!same_bits(got.data()[i], want.data()[i])) ++differing;
-        INFO(name << " of " << nt::to_string(nt::dtype_of<I>) << ", shift " << shift);
-        CHECK(differing == 0);
-    }
-}
-
-}  // namespace
 
 TEST_CASE("float functions of integer tensors give their floats' results on SIMD rows", "[ops][simd]") {
     std::mt19937 rng(20261128);
