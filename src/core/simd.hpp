@@ -67,10 +67,13 @@ void simd_compare_rows(simd_compare op, const simd_rows<std::uint32_t, bool>& r)
 void simd_compare_rows(simd_compare op, const simd_rows<std::int8_t, bool>& r);
 void simd_compare_rows(simd_compare op, const simd_rows<std::uint8_t, bool>& r);
 
-/// The float functions of simd_math_rows.
-enum class simd_math : std::uint8_t {
-    sqrt, floor, ceil, trunc, round, exp, expm1, log, log1p, tanh, sigmoid, sin, cos
-};
+/// The float functions of simd_math_rows, X(name): each is also unary_op::name.
+#define NT_FOR_EACH_SIMD_MATH(X) \
+    X(sqrt) X(floor) X(ceil) X(trunc) X(round) X(exp) X(expm1) X(log) X(log1p) X(tanh) X(sigmoid) X(sin) X(cos)
+
+#define NT_SIMD_MATH_ENUMERATOR(name) name,
+enum class simd_math : std::uint8_t { NT_FOR_EACH_SIMD_MATH(NT_SIMD_MATH_ENUMERATOR) };
+#undef NT_SIMD_MATH_ENUMERATOR
 
 /// `rows` rows of n contiguous elements: row k of o starts at o + k * o_row, of a at
 /// a + k * a_row (element strides). O is T, or a cast's target type.

@@ -664,30 +664,23 @@ void binary_converting_typed(std::span<const std::int64_t> shape, void* out, std
 // rows run on the CPU's widest vectors, the other layouts on the lambda (libm). The
 // roundings and sqrt give the same values either way; the approximations (exp, log,
 // ...) may differ from libm by a few ULP (simd.hpp).
+#define NT_SIMD_MATH_OP(name) || Op == unary_op::name
 template <unary_op Op>
-inline constexpr bool has_simd_math_op_v =
-    Op == unary_op::sqrt || Op == unary_op::floor || Op == unary_op::ceil || Op == unary_op::trunc ||
-    Op == unary_op::round || Op == unary_op::exp || Op == unary_op::expm1 || Op == unary_op::log ||
-    Op == unary_op::log1p || Op == unary_op::tanh || Op == unary_op::sigmoid || Op == unary_op::sin ||
-    Op == unary_op::cos;
+inline constexpr bool has_simd_math_op_v = false NT_FOR_EACH_SIMD_MATH(NT_SIMD_MATH_OP);
+#undef NT_SIMD_MATH_OP
 template <unary_op Op, class T>
 inline constexpr bool has_simd_math_v =
     has_simd_math_op_v<Op> && (std::is_same_v<T, float> || std::is_same_v<T, double>);
 
+/// The simd_math of a unary_op of NT_FOR_EACH_SIMD_MATH (the two share the names).
 template <unary_op Op>
-inline constexpr simd_math simd_math_of = Op == unary_op::sqrt      ? simd_math::sqrt
-                                          : Op == unary_op::floor   ? simd_math::floor
-                                          : Op == unary_op::ceil    ? simd_math::ceil
-                                          : Op == unary_op::trunc   ? simd_math::trunc
-                                          : Op == unary_op::round   ? simd_math::round
-                                          : Op == unary_op::exp     ? simd_math::exp
-                                          : Op == unary_op::expm1   ? simd_math::expm1
-                                          : Op == unary_op::log     ? simd_math::log
-                                          : Op == unary_op::log1p   ? simd_math::log1p
-                                          : Op == unary_op::tanh    ? simd_math::tanh
-                                          : Op == unary_op::sigmoid ? simd_math::sigmoid
-                                          : Op == unary_op::sin     ? simd_math::sin
-                                                                    : simd_math::cos;
+constexpr simd_math simd_math_of() noexcept {
+#define NT_SIMD_MATH_CASE(name) \
+    if constexpr (Op == unary_op::name) return simd_math::name;
+    NT_FOR_EACH_SIMD_MATH(NT_SIMD_MATH_CASE)
+#undef NT_SIMD_MATH_CASE
+    static_assert(has_simd_math_op_v<Op>, "no SIMD row kernel for this function");
+}
 
 template <unary_op Op, class T, class Scalar>
 struct simd_unary_fn {
@@ -696,7 +689,7 @@ struct simd_unary_fn {
     // a_step is 1: a one-input row kernel gets contiguous rows only.
     void rows(std::int64_t n0, std::int64_t n1, T* o, std::int64_t o_row, const T* a, std::int64_t a_row,
               std::int64_t /*a_step*/, bool stream) const {
-        simd_math_rows(simd_math_of<Op>, simd_unary_rows<T>{o, a, n0, n1, o_row, a_row, stream});
+        simd_math_rows(simd_math_of<Op>(), simd_unary_rows<T>{o, a, n0, n1, o_row, a_row, stream});
     }
 };
 
@@ -717,7 +710,7 @@ struct simd_converting_unary_fn {
                 const std::int64_t n = std::min(capacity, n1 - c);
                 const T* x = a + r * a_row + c;
                 for (std::int64_t i = 0; i < n; ++i) buffer[i] = static_cast<F>(x[i]);
-                simd_math_rows(simd_math_of<Op>, simd_unary_rows<F>{o + r * o_row + c, buffer, 1, n, 0, 0, stream});
+                simd_math_rows(simd_math_of<Op>(), simd_unary_rows<F>{o + r * o_row + c, buffer, 1, n, 0, 0, stream});
             }
     }
 };
