@@ -695,7 +695,8 @@ struct simd_unary_fn {
 
 // A float function of integers (sqrt of a u16 volume computes in f32): rows converted
 // in pieces into a buffer that stays in L1, the function's row kernel run on the
-// buffer. The conversion is exact, so each value gets what its float gets.
+// buffer. The conversion is the element loop's (exact up to 32-bit integers; 64-bit
+// ones round to f64), so each value gets what its float gets.
 template <unary_op Op, class T, class Scalar>
 struct simd_converting_unary_fn {
     using F = unary_result_t<Op, T>;
