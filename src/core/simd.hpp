@@ -114,6 +114,20 @@ void simd_math_rows(simd_math op, const simd_unary_rows<double>& r);
 NT_FOR_EACH_SIMD_CAST(NT_DECLARE_CAST_ROWS)
 #undef NT_DECLARE_CAST_ROWS
 
+/// The maximum (`max`) or minimum of the n contiguous elements at p, into `result`, on
+/// the vectors of simd_binary_rows. Returns false, `result` unspecified, when the run is
+/// shorter than a vector, or for floats when it holds a NaN or its extreme is a zero:
+/// the caller folds those in order, which decides which NaN or which signed zero is
+/// the result. any and all of bool bytes (0 or 1) are the maximum and minimum of u8.
+bool simd_extreme(bool max, const float* p, std::int64_t n, float& result);
+bool simd_extreme(bool max, const double* p, std::int64_t n, double& result);
+bool simd_extreme(bool max, const std::int32_t* p, std::int64_t n, std::int32_t& result);
+bool simd_extreme(bool max, const std::uint32_t* p, std::int64_t n, std::uint32_t& result);
+bool simd_extreme(bool max, const std::int16_t* p, std::int64_t n, std::int16_t& result);
+bool simd_extreme(bool max, const std::uint16_t* p, std::int64_t n, std::uint16_t& result);
+bool simd_extreme(bool max, const std::int8_t* p, std::int64_t n, std::int8_t& result);
+bool simd_extreme(bool max, const std::uint8_t* p, std::int64_t n, std::uint8_t& result);
+
 /// The instruction sets this binary has kernels for and this CPU runs, best first
 /// ("AVX3", "AVX2", "SSE4", ...), and the one the dispatcher picks now.
 [[nodiscard]] std::vector<std::string> simd_targets();

@@ -308,6 +308,38 @@ void BM_sum_u16(benchmark::State& state) {
     state.SetLabel("sum u16 " + nt::to_string(ct.spec()));
 }
 
+// range(0): the case, range(1): threads. Reductions of a segmentation pipeline: the
+// extremes of a volume, a sum over slices, max and argmax over the classes of a
+// probability map, and masks (any, logical_and).
+void BM_reduce(benchmark::State& state) {
+    threads_from(state, 1);
+    const auto f = nt::astype<float>(volume<std::uint16_t>()) * (1.0f / 4096);
+    const auto prob = f.reshape({16, 8, 256, 256});
+    const auto ct = volume<std::int16_t>();
+    const auto mask = f > 0.5f;
+    std::string label;
+    std::int64_t bytes = f.size() * std::int64_t{sizeof(float)};
+    auto run = [&](const auto& reduction) {
+        for (auto _ : state) {
+            auto r = reduction();
+            benchmark::DoNotOptimize(r.data());
+        }
+    };
+    switch (state.range(0)) {
+        case 0: label = "max f32 (32,512,512)"; run([&] { return nt::max(f); }); break;
+        case 1: label = "min i16 (32,512,512)", bytes /= 2; run([&] { return nt::min(ct); }); break;
+        case 2: label = "sum f32 (32,512,512) axis 0"; run([&] { return nt::sum(f, 0); }); break;
+        case 3: label = "max f32 (16,8,256,256) axis 1"; run([&] { return nt::max(prob, 1); }); break;
+        case 4: label = "argmax f32 (16,8,256,256) axis 1"; run([&] { return nt::argmax(prob, 1); }); break;
+        case 5: label = "any bool (32,512,512)", bytes /= 4; run([&] { return nt::any(mask); }); break;
+        default:
+            label = "logical_and bool (32,512,512)", bytes /= 2;
+            run([&] { return nt::logical_and(mask, mask); });
+    }
+    set_bytes(state, bytes);
+    state.SetLabel(label);
+}
+
 // The SIMD row kernels on each instruction set the CPU runs, one thread, out= form:
 // range(0) the case, range(1) the index in simd_targets() (0 = the best, which the
 // library picks by itself). In L2 (768 KiB at most), so the instruction set shows.
@@ -375,6 +407,7 @@ void mixed_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void compare_args(benchmark::internal::Benchmark* b) { typed_args(b, 4); }
 void unary_args(benchmark::internal::Benchmark* b) { typed_args(b, 10); }
 void cast_args(benchmark::internal::Benchmark* b) { typed_args(b, 4); }
+void reduce_args(benchmark::internal::Benchmark* b) { typed_args(b, 7); }
 void sum_args(benchmark::internal::Benchmark* b) {
     const int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (int threads : {1, all}) b->Args({threads});
@@ -399,6 +432,7 @@ BENCHMARK(BM_unary)->Apply(unary_args)->UseRealTime();
 BENCHMARK(BM_cast)->Apply(cast_args)->UseRealTime();
 BENCHMARK(BM_in_place)->Apply(sum_args)->UseRealTime();
 BENCHMARK(BM_sum_u16)->Apply(sum_args)->UseRealTime();
+BENCHMARK(BM_reduce)->Apply(reduce_args)->UseRealTime();
 BENCHMARK(BM_simd_add)->Apply(simd_add_args)->UseRealTime();
 
 }  // namespace

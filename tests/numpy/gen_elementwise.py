@@ -598,9 +598,11 @@ MATH_AND_MASKS = [clip_case, where_scalar_case, nan_to_num_case, masked_fill_cas
 RANDOM = object()
 
 
-def reduction_case(rng, cid, op=None, rank=None, axes=RANDOM, keepdims=None, dtype=None, shape=None, view=None):
+def reduction_case(rng, cid, op=None, rank=None, axes=RANDOM, keepdims=None, dtype=None, shape=None, view=None,
+                   special=True):
     """A reduction; op, rank, axes (a tuple, or None for every axis), keepdims, dtype
-    and shape are random unless given (the sweeps give them)."""
+    and shape are random unless given (the sweeps give them); `special` as for
+    random_values."""
     op = op or rng.choice(REDUCTIONS)
     dtype = dtype or rng.choice(list(DTYPES))
     if shape is None:
@@ -609,7 +611,7 @@ def reduction_case(rng, cid, op=None, rank=None, axes=RANDOM, keepdims=None, dty
         if rng.random() < 0.1 and rank:
             shape[rng.randrange(rank)] = 0
     rank = len(shape)
-    a = Operand(random_values(rng, dtype, shape, small=(op == "prod")), dtype)
+    a = Operand(random_values(rng, dtype, shape, small=(op == "prod"), special=special), dtype)
     if op == "mean" and dtype in ("int64", "uint64"):
         # Means of 64-bit integers are sums in double: with values up to 2^63 the
         # sum rounds and cancels differently in each summation order. Below 2^40 every
@@ -835,6 +837,16 @@ def sweeps(rng, cid):
                 layouts += [([2, n], (1,), "plain"), ([n, 3], (0,), "plain"), ([2, n], (1,), "reversed:1")]
             for shape, axes, view in layouts:
                 yield reduction_case(rng, cid, op, axes=axes, keepdims=False, dtype=dtype, shape=shape, view=view)
+                cid += 1
+            # The SIMD folds (src/core/simd_reduce.cpp, the outer traversal's row kernels)
+            # and argmax's tiles: kept rows wider than a tile, reduced axes that merge,
+            # and long runs without NaN (a NaN sends a run of min or max to the loop).
+            if op not in ("min", "max", "any", "sum", "argmax") or dtype in ("int64", "uint64", "float16"):
+                continue
+            for shape, axes, special in [([3, 300], (0,), True), ([3, 9, 40], (1,), True), ([4, 3, 5, 12], (0, 2), True),
+                                         ([700], None, False), ([2, 300], (1,), False), ([9, 100], (0,), False)]:
+                yield reduction_case(rng, cid, op, axes=axes, keepdims=False, dtype=dtype, shape=shape, view="plain",
+                                     special=special)
                 cid += 1
 
 

@@ -1,5 +1,6 @@
-// The SIMD row kernels of +, -, *, /, minimum, maximum (src/core/simd_binary.cpp) and
-// the comparisons (src/core/simd_compare.cpp): on every instruction set this CPU runs,
+// The SIMD row kernels of +, -, *, /, minimum, maximum (src/core/simd_binary.cpp), the
+// comparisons (src/core/simd_compare.cpp) and the logical and bitwise operations of
+// bool tensors (on their bytes): on every instruction set this CPU runs,
 // the public operators give, bit for bit, what the element-wise definition gives,
 // computed here one element at a time. Rows are contiguous or broadcast, of lengths
 // around the vector widths (short rows of small pieces included), misaligned, and
@@ -228,6 +229,59 @@ TEST_CASE("comparisons give the element-wise values on every SIMD target this CP
     // Ties, signed zeros (equal), infinities and NaN (unordered: only != holds).
     std::mt19937 rng(20261126);
     on_every_target([&]<class T>() { check_compare_type<T>(rng); });
+}
+
+namespace {
+
+enum class logic { logical_and, logical_or, logical_xor, bit_and, bit_or, bit_xor };
+
+nt::Tensor<bool> apply_logic(logic l, const nt::Tensor<bool>& a, const nt::Tensor<bool>& b) {
+    switch (l) {
+        case logic::logical_and: return nt::logical_and(a, b);
+        case logic::logical_or: return nt::logical_or(a, b);
+        case logic::logical_xor: return nt::logical_xor(a, b);
+        case logic::bit_and: return a & b;
+        case logic::bit_or: return a | b;
+        case logic::bit_xor: return a ^ b;
+    }
+    return {};
+}
+
+bool logic_reference(logic l, bool x, bool y) {
+    switch (l) {
+        case logic::logical_and:
+        case logic::bit_and: return x && y;
+        case logic::logical_or:
+        case logic::bit_or: return x || y;
+        case logic::logical_xor:
+        case logic::bit_xor: return x != y;
+    }
+    return false;
+}
+
+nt::Tensor<bool> random_mask(std::mt19937& rng, std::vector<std::int64_t> shape) {
+    auto t = nt::empty<bool>(shape);
+    for (std::int64_t i = 0; i < t.size(); ++i) t.mutable_data()[i] = rng() % 2 == 0;
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("logical and bitwise operations of bool tensors give the element-wise values on every SIMD target",
+          "[ops][simd]") {
+    // They run on the bytes as u8: and is the minimum, or the maximum, xor is !=.
+    std::mt19937 rng(20261127);
+    for (const std::string& target : nt::detail::simd_targets()) {
+        nt::detail::force_simd_target(target);
+        INFO("target " << target);
+        for (const std::int64_t cols : {4, 31, 32, 33, 65, 1000})
+            for (const std::int64_t shift : {0, 1})
+                check_forms<bool>(rng, 5, cols, shift,
+                                  {logic::logical_and, logic::logical_or, logic::logical_xor, logic::bit_and,
+                                   logic::bit_or, logic::bit_xor},
+                                  random_mask, apply_logic, logic_reference);
+    }
+    nt::detail::force_simd_target("");
 }
 
 TEST_CASE("outputs large enough for streaming stores agree on every SIMD target", "[ops][simd]") {

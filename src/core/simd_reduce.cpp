@@ -1,0 +1,114 @@
+// The extreme of a contiguous run (simd_extreme in simd.hpp), compiled once per Highway
+// target: min and max reductions, and any/all of bool bytes, on whole vectors.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd_reduce.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "simd.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace nt::detail::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Four accumulators hide the latency of Min/Max; the last vector is loaded at n - lanes
+// and may overlap the ones before it, which an extreme does not mind. A float NaN is
+// only recorded (Highway's Min/Max leave it implementation-defined): the caller folds
+// such a run in order, and one whose extreme is a zero (which signed zero comes first
+// matters), itself.
+template <bool kMax, class T>
+HWY_INLINE bool Extreme(const T* HWY_RESTRICT p, std::int64_t n, T& result) {
+    const hn::CappedTag<T, 32 / sizeof(T)> d;
+    const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
+    if (n < lanes) return false;
+    const auto pick = [](auto x, auto y) { return kMax ? hn::Max(x, y) : hn::Min(x, y); };
+    auto v0 = hn::LoadU(d, p), v1 = v0, v2 = v0, v3 = v0;
+    auto nan = hn::FirstN(d, 0);
+    if constexpr (hwy::IsFloat<T>()) nan = hn::IsNaN(v0);
+    std::int64_t i = lanes;
+    for (; i + 4 * lanes <= n; i += 4 * lanes) {
+        const auto x0 = hn::LoadU(d, p + i), x1 = hn::LoadU(d, p + i + lanes);
+        const auto x2 = hn::LoadU(d, p + i + 2 * lanes), x3 = hn::LoadU(d, p + i + 3 * lanes);
+        v0 = pick(v0, x0);
+        v1 = pick(v1, x1);
+        v2 = pick(v2, x2);
+        v3 = pick(v3, x3);
+        if constexpr (hwy::IsFloat<T>())
+            nan = hn::Or(nan, hn::Or(hn::Or(hn::IsNaN(x0), hn::IsNaN(x1)), hn::Or(hn::IsNaN(x2), hn::IsNaN(x3))));
+    }
+    for (; i < n; i += lanes) {
+        const auto x = hn::LoadU(d, p + (i + lanes <= n ? i : n - lanes));
+        v0 = pick(v0, x);
+        if constexpr (hwy::IsFloat<T>()) nan = hn::Or(nan, hn::IsNaN(x));
+    }
+    // Across the lanes through memory: Highway 1.0's MaxOfLanes has no 8-bit form.
+    T lane[32 / sizeof(T)];
+    hn::StoreU(pick(pick(v0, v1), pick(v2, v3)), d, lane);
+    result = lane[0];
+    for (std::int64_t k = 1; k < lanes; ++k) result = kMax ? (lane[k] > result ? lane[k] : result)
+                                                           : (lane[k] < result ? lane[k] : result);
+    if constexpr (hwy::IsFloat<T>()) return !hn::AllFalse(d, nan) ? false : result != T(0);
+    else return true;
+}
+
+template <class T>
+HWY_NOINLINE bool ExtremeOf(bool max, const T* p, std::int64_t n, T& result) {
+    return max ? Extreme<true>(p, n, result) : Extreme<false>(p, n, result);
+}
+
+// HWY_EXPORT takes plain functions: one per element type.
+bool ExtremeF32(bool max, const float* p, std::int64_t n, float& r) { return ExtremeOf(max, p, n, r); }
+bool ExtremeF64(bool max, const double* p, std::int64_t n, double& r) { return ExtremeOf(max, p, n, r); }
+bool ExtremeI32(bool max, const std::int32_t* p, std::int64_t n, std::int32_t& r) { return ExtremeOf(max, p, n, r); }
+bool ExtremeU32(bool max, const std::uint32_t* p, std::int64_t n, std::uint32_t& r) { return ExtremeOf(max, p, n, r); }
+bool ExtremeI16(bool max, const std::int16_t* p, std::int64_t n, std::int16_t& r) { return ExtremeOf(max, p, n, r); }
+bool ExtremeU16(bool max, const std::uint16_t* p, std::int64_t n, std::uint16_t& r) { return ExtremeOf(max, p, n, r); }
+bool ExtremeI8(bool max, const std::int8_t* p, std::int64_t n, std::int8_t& r) { return ExtremeOf(max, p, n, r); }
+bool ExtremeU8(bool max, const std::uint8_t* p, std::int64_t n, std::uint8_t& r) { return ExtremeOf(max, p, n, r); }
+
+}  // namespace nt::detail::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace nt::detail {
+
+HWY_EXPORT(ExtremeF32);
+HWY_EXPORT(ExtremeF64);
+HWY_EXPORT(ExtremeI32);
+HWY_EXPORT(ExtremeU32);
+HWY_EXPORT(ExtremeI16);
+HWY_EXPORT(ExtremeU16);
+HWY_EXPORT(ExtremeI8);
+HWY_EXPORT(ExtremeU8);
+
+bool simd_extreme(bool max, const float* p, std::int64_t n, float& r) {
+    return HWY_DYNAMIC_DISPATCH(ExtremeF32)(max, p, n, r);
+}
+bool simd_extreme(bool max, const double* p, std::int64_t n, double& r) {
+    return HWY_DYNAMIC_DISPATCH(ExtremeF64)(max, p, n, r);
+}
+bool simd_extreme(bool max, const std::int32_t* p, std::int64_t n, std::int32_t& r) {
+    return HWY_DYNAMIC_DISPATCH(ExtremeI32)(max, p, n, r);
+}
+bool simd_extreme(bool max, const std::uint32_t* p, std::int64_t n, std::uint32_t& r) {
+    return HWY_DYNAMIC_DISPATCH(ExtremeU32)(max, p, n, r);
+}
+bool simd_extreme(bool max, const std::int16_t* p, std::int64_t n, std::int16_t& r) {
+    return HWY_DYNAMIC_DISPATCH(ExtremeI16)(max, p, n, r);
+}
+bool simd_extreme(bool max, const std::uint16_t* p, std::int64_t n, std::uint16_t& r) {
+    return HWY_DYNAMIC_DISPATCH(ExtremeU16)(max, p, n, r);
+}
+bool simd_extreme(bool max, const std::int8_t* p, std::int64_t n, std::int8_t& r) {
+    return HWY_DYNAMIC_DISPATCH(ExtremeI8)(max, p, n, r);
+}
+bool simd_extreme(bool max, const std::uint8_t* p, std::int64_t n, std::uint8_t& r) {
+    return HWY_DYNAMIC_DISPATCH(ExtremeU8)(max, p, n, r);
+}
+
+}  // namespace nt::detail
+#endif  // HWY_ONCE
