@@ -184,8 +184,13 @@ NT_NAN_REDUCTION(nanmax, {
 })
 
 /// The number of non-zero elements (NaN counts as non-zero), an int64 tensor
-/// (np.count_nonzero).
-NT_NAN_REDUCTION(count_nonzero, { return reduce(t.template astype<bool>(), detail::sum_of); })
+/// (np.count_nonzero). A bool tensor is summed as it is (no converted copy), numbers
+/// through t != 0 (astype<bool>'s rule, on the comparison's SIMD rows).
+NT_NAN_REDUCTION(count_nonzero, {
+    if constexpr (std::is_same_v<T, bool>) return reduce(t, detail::sum_of);
+    else if constexpr (std::is_arithmetic_v<T>) return reduce(t != T(0), detail::sum_of);
+    else return reduce(t.template astype<bool>(), detail::sum_of);
+})
 
 #undef NT_NAN_REDUCTION
 

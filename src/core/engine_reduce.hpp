@@ -121,6 +121,11 @@ inline constexpr int extreme_of_v<any_op> = 1;
 template <>
 inline constexpr int extreme_of_v<all_op> = -1;
 
+/// Integer sums (their wrapping ops are the kernels'), whose fold of a bool run counts
+/// its true bytes (simd_count_nonzero).
+template <class Op>
+inline constexpr bool is_integer_sum_v = false;
+
 /// The element types of simd_extreme and simd_binary_rows' min, max and add.
 template <class T>
 inline constexpr bool is_simd_fold_type_v =
@@ -261,12 +266,15 @@ inline constexpr std::int64_t simd_fold_min_run = 64;
 
 /// Folds the n >= 1 contiguous elements at p: an extreme on SIMD vectors where
 /// simd_extreme has one for the type (the same element as the fold in order, see
-/// simd.hpp for the runs it leaves to that fold), else pairwise.
+/// simd.hpp for the runs it leaves to that fold), the sum of bool as a count, else
+/// pairwise.
 template <class Acc, class In, class Op>
 Acc fold_contiguous(const In* p, std::int64_t n, const Op& op) {
     constexpr int extreme = extreme_of_v<Op>;
     if (n >= simd_fold_min_run) {
-        if constexpr (extreme != 0 && std::is_same_v<In, bool>) {
+        if constexpr (is_integer_sum_v<Op> && std::is_same_v<In, bool>) {
+            return static_cast<Acc>(simd_count_nonzero(reinterpret_cast<const std::uint8_t*>(p), n));
+        } else if constexpr (extreme != 0 && std::is_same_v<In, bool>) {
             std::uint8_t r = 0;
             if (simd_extreme(extreme > 0, reinterpret_cast<const std::uint8_t*>(p), n, r)) return r != 0;
         } else if constexpr (extreme != 0 && std::is_same_v<Acc, In> && is_simd_fold_type_v<In>) {

@@ -128,6 +128,9 @@ bool simd_extreme(bool max, const std::uint16_t* p, std::int64_t n, std::uint16_
 bool simd_extreme(bool max, const std::int8_t* p, std::int64_t n, std::int8_t& result);
 bool simd_extreme(bool max, const std::uint8_t* p, std::int64_t n, std::uint8_t& result);
 
+/// The number of non-zero bytes among the n at p: the sum of a bool run.
+std::uint64_t simd_count_nonzero(const std::uint8_t* p, std::int64_t n);
+
 /// The instruction sets this binary has kernels for and this CPU runs, best first
 /// ("AVX3", "AVX2", "SSE4", ...), and the one the dispatcher picks now.
 [[nodiscard]] std::vector<std::string> simd_targets();

@@ -1,5 +1,6 @@
-// The extreme of a contiguous run (simd_extreme in simd.hpp), compiled once per Highway
-// target: min and max reductions, and any/all of bool bytes, on whole vectors.
+// The extreme of a contiguous run (simd_extreme in simd.hpp) and the count of its
+// non-zero bytes (simd_count_nonzero), compiled once per Highway target: min and max
+// reductions, any/all and sums of bool bytes, on whole vectors.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd_reduce.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -60,6 +61,20 @@ HWY_NOINLINE bool ExtremeOf(bool max, const T* p, std::int64_t n, T& result) {
     return max ? Extreme<true>(p, n, result) : Extreme<false>(p, n, result);
 }
 
+// Sums of eight bytes into 64-bit lanes: exact for any run length.
+HWY_NOINLINE std::uint64_t CountNonzero(const std::uint8_t* HWY_RESTRICT p, std::int64_t n) {
+    const hn::CappedTag<std::uint8_t, 32> d;
+    const hn::Repartition<std::uint64_t, decltype(d)> d64;
+    const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
+    const auto one = hn::Set(d, 1);
+    auto total = hn::Zero(d64);
+    std::int64_t i = 0;
+    for (; i + lanes <= n; i += lanes) total = hn::Add(total, hn::SumsOf8(hn::Min(hn::LoadU(d, p + i), one)));
+    std::uint64_t count = hn::GetLane(hn::SumOfLanes(d64, total));
+    for (; i < n; ++i) count += p[i] != 0;
+    return count;
+}
+
 // HWY_EXPORT takes plain functions: one per element type.
 bool ExtremeF32(bool max, const float* p, std::int64_t n, float& r) { return ExtremeOf(max, p, n, r); }
 bool ExtremeF64(bool max, const double* p, std::int64_t n, double& r) { return ExtremeOf(max, p, n, r); }
@@ -84,6 +99,11 @@ HWY_EXPORT(ExtremeI16);
 HWY_EXPORT(ExtremeU16);
 HWY_EXPORT(ExtremeI8);
 HWY_EXPORT(ExtremeU8);
+HWY_EXPORT(CountNonzero);
+
+std::uint64_t simd_count_nonzero(const std::uint8_t* p, std::int64_t n) {
+    return HWY_DYNAMIC_DISPATCH(CountNonzero)(p, n);
+}
 
 bool simd_extreme(bool max, const float* p, std::int64_t n, float& r) {
     return HWY_DYNAMIC_DISPATCH(ExtremeF32)(max, p, n, r);

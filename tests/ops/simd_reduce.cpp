@@ -6,6 +6,7 @@
 // signed zero (a sum: any NaN).
 #include <nt_test_support.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -50,7 +51,9 @@ std::vector<T> values(std::mt19937& rng, std::int64_t n, bool nan) {
         } else {
             std::uniform_int_distribution<std::int64_t> across(std::numeric_limits<T>::min(),
                                                                 std::numeric_limits<T>::max());
-            x = r == 0 ? std::numeric_limits<T>::min() : r == 1 ? std::numeric_limits<T>::max() : static_cast<T>(across(rng));
+            x = r == 0   ? std::numeric_limits<T>::min()
+                : r == 1 ? std::numeric_limits<T>::max()
+                         : static_cast<T>(across(rng));
         }
     }
     return v;
@@ -99,7 +102,8 @@ void check_type(std::mt19937& rng, const std::string& target) {
     // A zero extreme, whose sign the fold in order decides.
     if constexpr (std::is_floating_point_v<T>) {
         std::vector<T> v(300);
-        for (std::size_t i = 0; i < v.size(); ++i) v[i] = i % 3 == 0 ? T(-0.0) : i % 3 == 1 ? T(0.0) : T(-1.0 - static_cast<double>(i));
+        for (std::size_t i = 0; i < v.size(); ++i)
+            v[i] = i % 3 == 0 ? T(-0.0) : i % 3 == 1 ? T(0.0) : T(-1.0 - static_cast<double>(i));
         const auto t = make_twins(v, {300});
         check_same(nt::max(t.contiguous), nt::max(t.strided), "max of zeros " + target + " " + type);
         for (T& x : v) x = -x;
@@ -114,12 +118,12 @@ void check_type(std::mt19937& rng, const std::string& target) {
         const auto t = make_twins(values<T>(rng, n, true), shape);
         const std::string what = target + " " + type + " " + nt::to_string(t.contiguous.spec());
         for (const std::int64_t axis : {std::int64_t{0}, std::int64_t(shape.size()) - 1}) {
-            check_same(nt::max(t.contiguous, axis), nt::max(t.strided, axis), "max axis " + std::to_string(axis) + what);
-            check_same(nt::min(t.contiguous, axis), nt::min(t.strided, axis), "min axis " + std::to_string(axis) + what);
-            check_same(nt::argmax(t.contiguous, axis), nt::argmax(t.strided, axis), "argmax " + what);
+            const std::string along = " axis " + std::to_string(axis) + " " + what;
+            check_same(nt::max(t.contiguous, axis), nt::max(t.strided, axis), "max" + along);
+            check_same(nt::min(t.contiguous, axis), nt::min(t.strided, axis), "min" + along);
+            check_same(nt::argmax(t.contiguous, axis), nt::argmax(t.strided, axis), "argmax" + along);
             if constexpr (std::is_floating_point_v<T>)
-                check_same(nt::sum(t.contiguous, axis), nt::sum(t.strided, axis), "sum axis " + std::to_string(axis) + what,
-                           true);
+                check_same(nt::sum(t.contiguous, axis), nt::sum(t.strided, axis), "sum" + along, true);
         }
         if (shape.size() == 3) {  // two outer axes that merge into one
             check_same(nt::max(t.contiguous, {0, 1}), nt::max(t.strided, {0, 1}), "max axes 0,1 " + what);
@@ -154,7 +158,7 @@ TEST_CASE("argmax over outer axes of a tensor with no kept elements is empty", "
     CHECK(nt::to_string(nt::argmax(t, {0, 1}).spec()) == "(2,4,0)");
 }
 
-TEST_CASE("any and all of bool runs see one differing element anywhere, on every target", "[ops][reduce][simd]") {
+TEST_CASE("any, all and sums of bool runs see every element, on every target", "[ops][reduce][simd]") {
     for (const std::string& target : nt::detail::simd_targets()) {
         nt::detail::force_simd_target(target);
         for (const std::int64_t n : {64, 65, 100, 257}) {
@@ -164,14 +168,30 @@ TEST_CASE("any and all of bool runs see one differing element anywhere, on every
                     one[static_cast<std::size_t>(at)] = true;
                     all_but[static_cast<std::size_t>(at)] = false;
                 }
-                auto a = nt::from_vector(std::vector<std::uint8_t>(one.begin(), one.end()), {n}) != std::uint8_t(0);
-                auto b = nt::from_vector(std::vector<std::uint8_t>(all_but.begin(), all_but.end()), {n}) != std::uint8_t(0);
+                const std::uint8_t zero = 0;
+                auto a = nt::from_vector(std::vector<std::uint8_t>(one.begin(), one.end()), {n}) != zero;
+                auto b = nt::from_vector(std::vector<std::uint8_t>(all_but.begin(), all_but.end()), {n}) != zero;
                 INFO(target << " n=" << n << " at " << at);
                 CHECK(nt::any(a).at() == (at >= 0));
                 CHECK(nt::all(b).at() == (at < 0));
                 CHECK_FALSE(nt::all(a).at());
                 CHECK(nt::any(b).at());
             }
+        }
+        // Sums of bool count the true bytes; count_nonzero of floats counts NaN, not -0.0.
+        std::mt19937 rng(5);
+        for (const std::int64_t n : {64, 100, 1000, 70001}) {
+            std::vector<std::uint8_t> bytes(static_cast<std::size_t>(n));
+            for (auto& b : bytes) b = rng() % 3 == 0;
+            const auto mask = nt::from_vector(bytes, {n}) != std::uint8_t(0);
+            const auto want = static_cast<std::int64_t>(std::count(bytes.begin(), bytes.end(), 1));
+            INFO(target << " n=" << n);
+            CHECK(nt::sum(mask).at() == want);
+            CHECK(nt::count_nonzero(mask).at() == want);
+            const auto f = values<float>(rng, n, true);
+            const auto nonzero =
+                static_cast<std::int64_t>(std::count_if(f.begin(), f.end(), [](float x) { return x != 0; }));
+            CHECK(nt::count_nonzero(nt::from_vector(f, {n})).at() == nonzero);
         }
         // Over outer axes: column j of a (rows, 300) mask has its one true value in row j % rows.
         for (const std::int64_t rows : {2, 9, 20}) {

@@ -825,6 +825,14 @@ struct wrap_sum_op {
     Acc reduce(Acc a, const T& x) const { return wrap_add(a, static_cast<Acc>(x)); }
     Acc combine(Acc a, Acc b) const { return wrap_add(a, b); }
 };
+}  // namespace nt::detail::kernels
+namespace nt::detail {
+// The engine's fold of a bool run counts its true bytes for these (engine_reduce.hpp).
+template <class Acc>
+inline constexpr bool is_integer_sum_v<kernels::wrap_sum_op<Acc>> = true;
+}  // namespace nt::detail
+namespace nt::detail::kernels {
+
 template <class Acc>
 struct wrap_prod_op {
     Acc identity() const { return 1; }
