@@ -164,8 +164,13 @@ NT_NAN_REDUCTION(nanmean, {
 /// empty reduction, as min does.
 NT_NAN_REDUCTION(nanmin, {
     if constexpr (is_floating_element_v<T>) {
-        const Tensor<T> low = reduce(detail::nan_as(t, T(std::numeric_limits<float>::infinity())), detail::min_of);
-        return nt::where(reduce(t != t, detail::all_of), nt::scalar(T(std::numeric_limits<float>::quiet_NaN())), low);
+        // Without a NaN, nanmin is min, one pass; min propagates NaN, so a result
+        // without NaN read none.
+        Tensor<T> low = reduce(t, detail::min_of);
+        if (!nt::any(nt::isnan(low)).at()) return low;
+        low = reduce(detail::nan_as(t, T(std::numeric_limits<float>::infinity())), detail::min_of);
+        return Tensor<T>(
+            nt::where(reduce(t != t, detail::all_of), nt::scalar(T(std::numeric_limits<float>::quiet_NaN())), low));
     } else {
         return reduce(t, detail::min_of);
     }
@@ -175,9 +180,11 @@ NT_NAN_REDUCTION(nanmin, {
 /// empty reduction, as max does.
 NT_NAN_REDUCTION(nanmax, {
     if constexpr (is_floating_element_v<T>) {
-        const Tensor<T> high =
-            reduce(detail::nan_as(t, T(-std::numeric_limits<float>::infinity())), detail::max_of);
-        return nt::where(reduce(t != t, detail::all_of), nt::scalar(T(std::numeric_limits<float>::quiet_NaN())), high);
+        Tensor<T> high = reduce(t, detail::max_of);  // as nanmin
+        if (!nt::any(nt::isnan(high)).at()) return high;
+        high = reduce(detail::nan_as(t, T(-std::numeric_limits<float>::infinity())), detail::max_of);
+        return Tensor<T>(
+            nt::where(reduce(t != t, detail::all_of), nt::scalar(T(std::numeric_limits<float>::quiet_NaN())), high));
     } else {
         return reduce(t, detail::max_of);
     }
