@@ -126,13 +126,6 @@ inline constexpr int extreme_of_v<all_op> = -1;
 template <class Op>
 inline constexpr bool is_integer_sum_v = false;
 
-/// The element types of simd_extreme and simd_binary_rows' min, max and add.
-template <class T>
-inline constexpr bool is_simd_fold_type_v =
-    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
-    std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::int16_t> || std::is_same_v<T, std::uint16_t> ||
-    std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t>;
-
 /// The sum of squared deviations (x - c)^2, where c is the output element's own
 /// centre (var's mean), read from `centre`, an array laid out as the output (same
 /// base and strides). The engine binds c once per output element (`at`), or a row of
@@ -277,7 +270,7 @@ Acc fold_contiguous(const In* p, std::int64_t n, const Op& op) {
         } else if constexpr (extreme != 0 && std::is_same_v<In, bool>) {
             std::uint8_t r = 0;
             if (simd_extreme(extreme > 0, reinterpret_cast<const std::uint8_t*>(p), n, r)) return r != 0;
-        } else if constexpr (extreme != 0 && std::is_same_v<Acc, In> && is_simd_fold_type_v<In>) {
+        } else if constexpr (extreme != 0 && std::is_same_v<Acc, In> && is_simd_row_type_v<In>) {
             Acc r{};
             if (simd_extreme(extreme > 0, p, n, r)) return r;
         }
@@ -354,7 +347,7 @@ void reduce_inner(const reduce_plan& plan, Acc* out, const In* in, const Op& op)
 template <class Acc, class In, class Op>
 inline constexpr bool has_simd_row_fold_v =
     (extreme_of_v<Op> != 0 && ((std::is_same_v<In, bool> && std::is_same_v<Acc, bool>) ||
-                               (std::is_same_v<Acc, In> && is_simd_fold_type_v<In>))) ||
+                               (std::is_same_v<Acc, In> && is_simd_row_type_v<In>))) ||
     (std::is_same_v<Op, sum_op<Acc>> && std::is_same_v<Acc, In> && std::is_floating_point_v<Acc>);
 
 /// acc = op(a, x) over `rows` rows of w elements, row k of x at x + k * x_row

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace nt::detail {
@@ -17,11 +18,25 @@ namespace nt::detail {
 bool transpose_block(void* dst, std::int64_t dst_row, const void* src, std::int64_t src_row, std::int64_t rows,
                      std::int64_t cols, std::size_t element_size);
 
-/// The arithmetic of simd_binary_rows.
-enum class simd_arith : std::uint8_t { add, sub, mul, div, min, max };
+/// The element types of the row kernels (simd_binary_rows, simd_compare_rows) and of
+/// simd_extreme, X(type, the suffix of its kernels' names).
+#define NT_FOR_EACH_SIMD_ROW_TYPE(X)                                                                          \
+    X(float, F32) X(double, F64) X(std::int32_t, I32) X(std::uint32_t, U32) X(std::int16_t, I16)            \
+    X(std::uint16_t, U16) X(std::int8_t, I8) X(std::uint8_t, U8)
 
-/// The comparisons of simd_compare_rows.
-enum class simd_compare : std::uint8_t { eq, ne, lt, le, gt, ge };
+#define NT_IS_SIMD_ROW_TYPE(Type, Suffix) || std::is_same_v<T, Type>
+template <class T>
+inline constexpr bool is_simd_row_type_v = false NT_FOR_EACH_SIMD_ROW_TYPE(NT_IS_SIMD_ROW_TYPE);
+#undef NT_IS_SIMD_ROW_TYPE
+
+#define NT_SIMD_ENUMERATOR(name) name,
+/// The arithmetic of simd_binary_rows, X(name): each is also binary_op::name.
+#define NT_FOR_EACH_SIMD_ARITH(X) X(add) X(sub) X(mul) X(div) X(min) X(max)
+enum class simd_arith : std::uint8_t { NT_FOR_EACH_SIMD_ARITH(NT_SIMD_ENUMERATOR) };
+
+/// The comparisons of simd_compare_rows, X(name): each is also binary_op::name.
+#define NT_FOR_EACH_SIMD_COMPARE(X) X(eq) X(ne) X(lt) X(le) X(gt) X(ge)
+enum class simd_compare : std::uint8_t { NT_FOR_EACH_SIMD_COMPARE(NT_SIMD_ENUMERATOR) };
 
 /// `rows` rows of n elements: row k of o starts at o + k * o_row (element strides, as
 /// for a and b), and o[i] = a[i * sa] op b[i * sb] for i < n, with sa and sb each 0
@@ -71,9 +86,8 @@ void simd_compare_rows(simd_compare op, const simd_rows<std::uint8_t, bool>& r);
 #define NT_FOR_EACH_SIMD_MATH(X) \
     X(sqrt) X(floor) X(ceil) X(trunc) X(round) X(exp) X(expm1) X(log) X(log1p) X(tanh) X(sigmoid) X(sin) X(cos)
 
-#define NT_SIMD_MATH_ENUMERATOR(name) name,
-enum class simd_math : std::uint8_t { NT_FOR_EACH_SIMD_MATH(NT_SIMD_MATH_ENUMERATOR) };
-#undef NT_SIMD_MATH_ENUMERATOR
+enum class simd_math : std::uint8_t { NT_FOR_EACH_SIMD_MATH(NT_SIMD_ENUMERATOR) };
+#undef NT_SIMD_ENUMERATOR
 
 /// `rows` rows of n contiguous elements: row k of o starts at o + k * o_row, of a at
 /// a + k * a_row (element strides). O is T, or a cast's target type.
@@ -119,14 +133,9 @@ NT_FOR_EACH_SIMD_CAST(NT_DECLARE_CAST_ROWS)
 /// shorter than a vector, or for floats when it holds a NaN or its extreme is a zero:
 /// the caller folds those in order, which decides which NaN or which signed zero is
 /// the result. any and all of bool bytes (0 or 1) are the maximum and minimum of u8.
-bool simd_extreme(bool max, const float* p, std::int64_t n, float& result);
-bool simd_extreme(bool max, const double* p, std::int64_t n, double& result);
-bool simd_extreme(bool max, const std::int32_t* p, std::int64_t n, std::int32_t& result);
-bool simd_extreme(bool max, const std::uint32_t* p, std::int64_t n, std::uint32_t& result);
-bool simd_extreme(bool max, const std::int16_t* p, std::int64_t n, std::int16_t& result);
-bool simd_extreme(bool max, const std::uint16_t* p, std::int64_t n, std::uint16_t& result);
-bool simd_extreme(bool max, const std::int8_t* p, std::int64_t n, std::int8_t& result);
-bool simd_extreme(bool max, const std::uint8_t* p, std::int64_t n, std::uint8_t& result);
+#define NT_DECLARE_EXTREME(Type, Suffix) bool simd_extreme(bool max, const Type* p, std::int64_t n, Type& result);
+NT_FOR_EACH_SIMD_ROW_TYPE(NT_DECLARE_EXTREME)
+#undef NT_DECLARE_EXTREME
 
 /// The number of non-zero bytes among the n at p: the sum of a bool run.
 std::uint64_t simd_count_nonzero(const std::uint8_t* p, std::int64_t n);

@@ -76,14 +76,10 @@ HWY_NOINLINE std::uint64_t CountNonzero(const std::uint8_t* HWY_RESTRICT p, std:
 }
 
 // HWY_EXPORT takes plain functions: one per element type.
-bool ExtremeF32(bool max, const float* p, std::int64_t n, float& r) { return ExtremeOf(max, p, n, r); }
-bool ExtremeF64(bool max, const double* p, std::int64_t n, double& r) { return ExtremeOf(max, p, n, r); }
-bool ExtremeI32(bool max, const std::int32_t* p, std::int64_t n, std::int32_t& r) { return ExtremeOf(max, p, n, r); }
-bool ExtremeU32(bool max, const std::uint32_t* p, std::int64_t n, std::uint32_t& r) { return ExtremeOf(max, p, n, r); }
-bool ExtremeI16(bool max, const std::int16_t* p, std::int64_t n, std::int16_t& r) { return ExtremeOf(max, p, n, r); }
-bool ExtremeU16(bool max, const std::uint16_t* p, std::int64_t n, std::uint16_t& r) { return ExtremeOf(max, p, n, r); }
-bool ExtremeI8(bool max, const std::int8_t* p, std::int64_t n, std::int8_t& r) { return ExtremeOf(max, p, n, r); }
-bool ExtremeU8(bool max, const std::uint8_t* p, std::int64_t n, std::uint8_t& r) { return ExtremeOf(max, p, n, r); }
+#define NT_EXTREME_KERNEL(Type, Suffix) \
+    bool Extreme##Suffix(bool max, const Type* p, std::int64_t n, Type& r) { return ExtremeOf(max, p, n, r); }
+NT_FOR_EACH_SIMD_ROW_TYPE(NT_EXTREME_KERNEL)
+#undef NT_EXTREME_KERNEL
 
 }  // namespace nt::detail::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -91,43 +87,18 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace nt::detail {
 
-HWY_EXPORT(ExtremeF32);
-HWY_EXPORT(ExtremeF64);
-HWY_EXPORT(ExtremeI32);
-HWY_EXPORT(ExtremeU32);
-HWY_EXPORT(ExtremeI16);
-HWY_EXPORT(ExtremeU16);
-HWY_EXPORT(ExtremeI8);
-HWY_EXPORT(ExtremeU8);
+#define NT_EXTREME_DISPATCH(Type, Suffix)                                   \
+    HWY_EXPORT(Extreme##Suffix);                                            \
+    bool simd_extreme(bool max, const Type* p, std::int64_t n, Type& r) {   \
+        return HWY_DYNAMIC_DISPATCH(Extreme##Suffix)(max, p, n, r);         \
+    }
+NT_FOR_EACH_SIMD_ROW_TYPE(NT_EXTREME_DISPATCH)
+#undef NT_EXTREME_DISPATCH
+
 HWY_EXPORT(CountNonzero);
 
 std::uint64_t simd_count_nonzero(const std::uint8_t* p, std::int64_t n) {
     return HWY_DYNAMIC_DISPATCH(CountNonzero)(p, n);
-}
-
-bool simd_extreme(bool max, const float* p, std::int64_t n, float& r) {
-    return HWY_DYNAMIC_DISPATCH(ExtremeF32)(max, p, n, r);
-}
-bool simd_extreme(bool max, const double* p, std::int64_t n, double& r) {
-    return HWY_DYNAMIC_DISPATCH(ExtremeF64)(max, p, n, r);
-}
-bool simd_extreme(bool max, const std::int32_t* p, std::int64_t n, std::int32_t& r) {
-    return HWY_DYNAMIC_DISPATCH(ExtremeI32)(max, p, n, r);
-}
-bool simd_extreme(bool max, const std::uint32_t* p, std::int64_t n, std::uint32_t& r) {
-    return HWY_DYNAMIC_DISPATCH(ExtremeU32)(max, p, n, r);
-}
-bool simd_extreme(bool max, const std::int16_t* p, std::int64_t n, std::int16_t& r) {
-    return HWY_DYNAMIC_DISPATCH(ExtremeI16)(max, p, n, r);
-}
-bool simd_extreme(bool max, const std::uint16_t* p, std::int64_t n, std::uint16_t& r) {
-    return HWY_DYNAMIC_DISPATCH(ExtremeU16)(max, p, n, r);
-}
-bool simd_extreme(bool max, const std::int8_t* p, std::int64_t n, std::int8_t& r) {
-    return HWY_DYNAMIC_DISPATCH(ExtremeI8)(max, p, n, r);
-}
-bool simd_extreme(bool max, const std::uint8_t* p, std::int64_t n, std::uint8_t& r) {
-    return HWY_DYNAMIC_DISPATCH(ExtremeU8)(max, p, n, r);
 }
 
 }  // namespace nt::detail

@@ -4,6 +4,7 @@
 // contiguous input gives bit for bit what the same values give through a strided view,
 // which the engine folds element by element: the same value, the same NaN and the same
 // signed zero (a sum: any NaN).
+#include <nt_test_simd.hpp>
 #include <nt_test_support.hpp>
 
 #include <algorithm>
@@ -136,8 +137,7 @@ void check_type(std::mt19937& rng, const std::string& target) {
 TEST_CASE("min, max and float sums on SIMD vectors give the element loop's bits on every target",
           "[ops][reduce][simd]") {
     std::mt19937 rng(20261126);
-    for (const std::string& target : nt::detail::simd_targets()) {
-        nt::detail::force_simd_target(target);
+    nt::test::for_each_simd_target([&](const std::string& target) {
         check_type<float>(rng, target);
         check_type<double>(rng, target);
         check_type<std::int32_t>(rng, target);
@@ -146,8 +146,7 @@ TEST_CASE("min, max and float sums on SIMD vectors give the element loop's bits 
         check_type<std::uint16_t>(rng, target);
         check_type<std::int8_t>(rng, target);
         check_type<std::uint8_t>(rng, target);
-    }
-    nt::detail::force_simd_target("");
+    });
 }
 
 TEST_CASE("argmax over outer axes of a tensor with no kept elements is empty", "[ops][reduce]") {
@@ -159,8 +158,7 @@ TEST_CASE("argmax over outer axes of a tensor with no kept elements is empty", "
 }
 
 TEST_CASE("any, all and sums of bool runs see every element, on every target", "[ops][reduce][simd]") {
-    for (const std::string& target : nt::detail::simd_targets()) {
-        nt::detail::force_simd_target(target);
+    nt::test::for_each_simd_target([](const std::string& target) {
         for (const std::int64_t n : {64, 65, 100, 257}) {
             for (std::int64_t at = -1; at < n; ++at) {
                 std::vector<bool> one(static_cast<std::size_t>(n), false), all_but(static_cast<std::size_t>(n), true);
@@ -204,6 +202,5 @@ TEST_CASE("any, all and sums of bool runs see every element, on every target", "
                 CHECK(all.at(j) == (j % 2 == 1));
             }
         }
-    }
-    nt::detail::force_simd_target("");
+    });
 }

@@ -5,6 +5,7 @@
 // computed here one element at a time. Rows are contiguous or broadcast, of lengths
 // around the vector widths (short rows of small pieces included), misaligned, and
 // large enough for streaming stores.
+#include <nt_test_simd.hpp>
 #include <nt_test_support.hpp>
 
 #include <cmath>
@@ -201,10 +202,8 @@ namespace {
 // instruction set this CPU runs (forced one at a time).
 template <class Check>
 void on_every_target(const Check& check) {
-    const std::vector<std::string> targets = nt::detail::simd_targets();
-    REQUIRE(!targets.empty());
-    for (const std::string& target : targets) {
-        nt::detail::force_simd_target(target);
+    REQUIRE(!nt::detail::simd_targets().empty());
+    nt::test::for_each_simd_target([&](const std::string& target) {
         INFO("target " << target);
         check.template operator()<float>();
         check.template operator()<double>();
@@ -214,8 +213,7 @@ void on_every_target(const Check& check) {
         check.template operator()<std::uint32_t>();
         check.template operator()<std::int8_t>();  // 8-bit products stay on the element loop
         check.template operator()<std::uint8_t>();
-    }
-    nt::detail::force_simd_target("");
+    });
 }
 
 }  // namespace
@@ -271,8 +269,7 @@ TEST_CASE("logical and bitwise operations of bool tensors give the element-wise 
           "[ops][simd]") {
     // They run on the bytes as u8: and is the minimum, or the maximum, xor is !=.
     std::mt19937 rng(20261127);
-    for (const std::string& target : nt::detail::simd_targets()) {
-        nt::detail::force_simd_target(target);
+    nt::test::for_each_simd_target([&](const std::string& target) {
         INFO("target " << target);
         for (const std::int64_t cols : {4, 31, 32, 33, 65, 1000})
             for (const std::int64_t shift : {0, 1})
@@ -280,8 +277,7 @@ TEST_CASE("logical and bitwise operations of bool tensors give the element-wise 
                                   {logic::logical_and, logic::logical_or, logic::logical_xor, logic::bit_and,
                                    logic::bit_or, logic::bit_xor},
                                   random_mask, apply_logic, logic_reference);
-    }
-    nt::detail::force_simd_target("");
+    });
 }
 
 TEST_CASE("outputs large enough for streaming stores agree on every SIMD target", "[ops][simd]") {
@@ -325,11 +321,9 @@ TEST_CASE("minimum and maximum of signed zeros keep the first operand on every S
         x.mutable_data()[i] = i % 2 ? -0.0f : 0.0f;
         y.mutable_data()[i] = i % 2 ? 0.0f : -0.0f;
     }
-    for (const std::string& target : nt::detail::simd_targets()) {
-        nt::detail::force_simd_target(target);
+    nt::test::for_each_simd_target([&](const std::string& target) {
         INFO("target " << target);
         for (const auto& result : {nt::minimum(x, y), nt::maximum(x, y)})
             for (std::int64_t i = 0; i < n; ++i) CHECK(std::signbit(result.at(i)) == std::signbit(x.at(i)));
-    }
-    nt::detail::force_simd_target("");
+    });
 }

@@ -6,6 +6,7 @@
 // integers follow astype's saturating rule. Rows are long enough for the vector loop,
 // of lengths that leave partial vectors, misaligned, and large enough for streaming
 // stores; integer inputs of the float functions give their floats' results.
+#include <nt_test_simd.hpp>
 #include <nt_test_support.hpp>
 
 #include <cmath>
@@ -209,8 +210,7 @@ TEST_CASE("float functions on SIMD rows stay within a few ULP of libm on every t
     std::mt19937 rng(20261126);
     const auto x32 = random_values<float>(rng, 4099);
     const auto x64 = random_values<double>(rng, 4099);
-    for (const std::string& target : nt::detail::simd_targets()) {
-        nt::detail::force_simd_target(target);
+    nt::test::for_each_simd_target([&](const std::string& target) {
         for (const function_case& c : cases()) {
             INFO("target " << target << ", " << c.name);
             // Highway documents 1 to 4 ULP; sigmoid adds a division's rounding.
@@ -221,8 +221,7 @@ TEST_CASE("float functions on SIMD rows stay within a few ULP of libm on every t
                 CHECK(misses(c, b, apply(c, b), 4) == 0);
             }
         }
-    }
-    nt::detail::force_simd_target("");
+    });
 }
 
 TEST_CASE("a float function gives each value one result wherever it sits in a row", "[ops][simd]") {
@@ -259,8 +258,7 @@ TEST_CASE("float functions with outputs large enough for streaming stores agree 
 TEST_CASE("float to small integer casts saturate and truncate as the element loop on every SIMD target",
           "[ops][simd]") {
     std::mt19937 rng(20261127);
-    for (const std::string& target : nt::detail::simd_targets()) {
-        nt::detail::force_simd_target(target);
+    nt::test::for_each_simd_target([&](const std::string& target) {
         INFO("target " << target);
         check_cast<std::int8_t, float>(rng);
         check_cast<std::uint8_t, float>(rng);
@@ -271,8 +269,7 @@ TEST_CASE("float to small integer casts saturate and truncate as the element loo
         check_cast<std::int16_t, double>(rng);
         check_cast<std::uint16_t, double>(rng);
         check_cast<std::int32_t, double>(rng);
-    }
-    nt::detail::force_simd_target("");
+    });
 }
 
 TEST_CASE("a cast with an output large enough for streaming stores agrees with the element loop", "[ops][simd]") {

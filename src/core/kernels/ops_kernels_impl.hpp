@@ -22,6 +22,7 @@
 #include <limits>
 #include <memory>
 #include <type_traits>
+#include <variant>
 
 #include "engine.hpp"
 #include "engine_reduce.hpp"
@@ -454,63 +455,58 @@ void half_rows(std::span<const std::int64_t> shape, Out* out, std::span<const st
 // simd_compare.cpp have row kernels for: their contiguous and broadcast rows run on the
 // CPU's widest vectors (picked at run time), the rest of the engine's cases on the
 // lambda. Both give the same values.
+/// The kernel of a binary_op of NT_FOR_EACH_SIMD_ARITH or NT_FOR_EACH_SIMD_COMPARE (the
+/// names are shared): a simd_arith, a simd_compare, or none (std::monostate).
 template <binary_op Op>
-inline constexpr bool is_comparison_v = Op == binary_op::eq || Op == binary_op::ne || Op == binary_op::lt ||
-                                        Op == binary_op::le || Op == binary_op::gt || Op == binary_op::ge;
+constexpr auto simd_kernel_of() noexcept {
+#define NT_SIMD_ARITH_CASE(name) \
+    if constexpr (Op == binary_op::name) return simd_arith::name; else
+#define NT_SIMD_COMPARE_CASE(name) \
+    if constexpr (Op == binary_op::name) return simd_compare::name; else
+    NT_FOR_EACH_SIMD_ARITH(NT_SIMD_ARITH_CASE) NT_FOR_EACH_SIMD_COMPARE(NT_SIMD_COMPARE_CASE) return std::monostate{};
+#undef NT_SIMD_ARITH_CASE
+#undef NT_SIMD_COMPARE_CASE
+}
+
 // The logical and bitwise operations of bool operands run on their bytes (0 or 1) as
 // u8: and is the minimum, or the maximum, xor is !=. (The element loop on bool does not
 // vectorise: GCC turns x & y back into a branch.)
 template <binary_op Op>
-inline constexpr bool is_bool_logic_v = Op == binary_op::logical_and || Op == binary_op::logical_or ||
-                                        Op == binary_op::logical_xor || Op == binary_op::bit_and ||
-                                        Op == binary_op::bit_or || Op == binary_op::bit_xor;
+constexpr binary_op bool_kernel_op() noexcept {
+    if constexpr (Op == binary_op::logical_and || Op == binary_op::bit_and) return binary_op::min;
+    else if constexpr (Op == binary_op::logical_or || Op == binary_op::bit_or) return binary_op::max;
+    else if constexpr (Op == binary_op::logical_xor || Op == binary_op::bit_xor) return binary_op::ne;
+    else return Op;
+}
+
+/// The operation the row kernel computes for Op on T (bool: on its bytes).
+template <binary_op Op, class T>
+inline constexpr binary_op simd_kernel_op_v = std::is_same_v<T, bool> ? bool_kernel_op<Op>() : Op;
+
 template <binary_op Op, class T>
 inline constexpr bool has_simd_rows_v =
-    ((Op == binary_op::add || Op == binary_op::sub || (Op == binary_op::mul && sizeof(T) > 1) ||
-      Op == binary_op::min || Op == binary_op::max || (Op == binary_op::div && std::is_floating_point_v<T>) ||
-      is_comparison_v<Op>) &&
-     (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
-      std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::int16_t> || std::is_same_v<T, std::uint16_t> ||
-      std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t>)) ||
-    (std::is_same_v<T, bool> && is_bool_logic_v<Op>);
+    std::is_same_v<T, bool>
+        ? simd_kernel_op_v<Op, T> != Op
+        // No 8-bit products (x86 has no vector form) and no integer division.
+        : is_simd_row_type_v<T> && !std::is_same_v<decltype(simd_kernel_of<Op>()), std::monostate> &&
+              !(Op == binary_op::mul && sizeof(T) == 1) && !(Op == binary_op::div && !std::is_floating_point_v<T>);
 
 template <binary_op Op, class T, class Scalar>
 struct simd_row_fn {
     using Out = binary_result_t<Op, T>;
     Scalar scalar;
-    static constexpr simd_arith arith = Op == binary_op::add   ? simd_arith::add
-                                        : Op == binary_op::sub ? simd_arith::sub
-                                        : Op == binary_op::mul ? simd_arith::mul
-                                        : Op == binary_op::min || Op == binary_op::logical_and ||
-                                                  Op == binary_op::bit_and
-                                            ? simd_arith::min
-                                        : Op == binary_op::max || Op == binary_op::logical_or || Op == binary_op::bit_or
-                                            ? simd_arith::max
-                                            : simd_arith::div;
-    static constexpr simd_compare compare = Op == binary_op::eq   ? simd_compare::eq
-                                            : Op == binary_op::ne ? simd_compare::ne
-                                            : Op == binary_op::lt ? simd_compare::lt
-                                            : Op == binary_op::le ? simd_compare::le
-                                            : Op == binary_op::gt ? simd_compare::gt
-                                                                  : simd_compare::ge;
     Out operator()(T x, T y) const { return scalar(x, y); }
     void rows(std::int64_t n0, std::int64_t n1, Out* o, std::int64_t o_row, const T* a, const T* b,
               std::int64_t a_row, std::int64_t b_row, std::int64_t a_step, std::int64_t b_step, bool stream) const {
-        if constexpr (std::is_same_v<T, bool>) {
-            using U = std::uint8_t;
-            const auto* x = reinterpret_cast<const U*>(a);
-            const auto* y = reinterpret_cast<const U*>(b);
-            if constexpr (Op == binary_op::logical_xor || Op == binary_op::bit_xor)
-                simd_compare_rows(simd_compare::ne,
-                                  simd_rows<U, bool>{o, x, y, n0, n1, o_row, a_row, b_row, a_step, b_step, stream});
-            else
-                simd_binary_rows(arith, simd_rows<U>{reinterpret_cast<U*>(o), x, y, n0, n1, o_row, a_row, b_row, a_step,
-                                                     b_step, stream});
-        } else if constexpr (is_comparison_v<Op>) {
-            simd_compare_rows(compare, simd_rows<T, bool>{o, a, b, n0, n1, o_row, a_row, b_row, a_step, b_step, stream});
-        } else {
-            simd_binary_rows(arith, simd_rows<T>{o, a, b, n0, n1, o_row, a_row, b_row, a_step, b_step, stream});
-        }
+        using U = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
+        const auto* x = reinterpret_cast<const U*>(a);
+        const auto* y = reinterpret_cast<const U*>(b);
+        constexpr auto kernel = simd_kernel_of<simd_kernel_op_v<Op, T>>();
+        if constexpr (std::is_same_v<decltype(kernel), const simd_compare>)
+            simd_compare_rows(kernel, simd_rows<U, bool>{o, x, y, n0, n1, o_row, a_row, b_row, a_step, b_step, stream});
+        else
+            simd_binary_rows(kernel, simd_rows<U>{reinterpret_cast<U*>(o), x, y, n0, n1, o_row, a_row, b_row, a_step,
+                                                  b_step, stream});
     }
 };
 
