@@ -262,8 +262,8 @@ inline constexpr std::int64_t simd_fold_min_run = 64;
 
 /// Folds the n >= 1 contiguous elements at p: an extreme on SIMD vectors where
 /// simd_extreme has one for the type (the same element as the fold in order, see
-/// simd.hpp for the runs it leaves to that fold), the sum of bool as a count, else
-/// pairwise.
+/// simd.hpp for the runs it leaves to that fold), the sum of bool as a count, a float
+/// sum pairwise on vectors (the same additions), else pairwise here.
 template <class Acc, class In, class Op>
 Acc fold_contiguous(const In* p, std::int64_t n, const Op& op) {
     constexpr int extreme = extreme_of_v<Op>;
@@ -276,6 +276,9 @@ Acc fold_contiguous(const In* p, std::int64_t n, const Op& op) {
         } else if constexpr (extreme != 0 && std::is_same_v<Acc, In> && is_simd_row_type_v<In>) {
             Acc r{};
             if (simd_extreme(extreme > 0, p, n, r)) return r;
+        } else if constexpr (std::is_same_v<Op, sum_op<Acc>> && std::is_same_v<Acc, In> &&
+                             std::is_floating_point_v<Acc>) {
+            return simd_pairwise_sum(p, n);
         }
     }
     return pairwise<true, Acc>(p, n, 1, op);

@@ -137,6 +137,11 @@ NT_FOR_EACH_SIMD_CAST(NT_DECLARE_CAST_ROWS)
 NT_FOR_EACH_SIMD_ROW_TYPE(NT_DECLARE_EXTREME)
 #undef NT_DECLARE_EXTREME
 
+/// The sum of n >= 1 contiguous floats at p in the engine's pairwise order
+/// (reduce_impl::pairwise), bit for bit, on vectors.
+float simd_pairwise_sum(const float* p, std::int64_t n);
+double simd_pairwise_sum(const double* p, std::int64_t n);
+
 /// The number of non-zero bytes among the n at p: the sum of a bool run.
 std::uint64_t simd_count_nonzero(const std::uint8_t* p, std::int64_t n);
 

@@ -61,6 +61,41 @@ HWY_NOINLINE bool ExtremeOf(bool max, const T* p, std::int64_t n, T& result) {
     return max ? Extreme<true>(p, n, result) : Extreme<false>(p, n, result);
 }
 
+// The engine's pairwise sum (reduce_impl::pairwise in engine_reduce.hpp) on vectors,
+// with the same additions in the same order: eight accumulators (one 256-bit vector of
+// f32, two of f64 or of 128-bit f32, ...) started from 0 + x, leaves of at most 128
+// elements combined as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), then the tail
+// in order; longer runs split at half rounded down to a multiple of 8.
+template <class T>
+T PairwiseSum(const T* HWY_RESTRICT p, std::int64_t n) {  // recursive: not HWY_INLINE
+    if (n < 8) {
+        T r = T(0) + p[0];
+        for (std::int64_t i = 1; i < n; ++i) r += p[i];
+        return r;
+    }
+    if (n <= 128) {
+        const hn::CappedTag<T, 8> d;
+        constexpr std::size_t lanes = hn::MaxLanes(d), k = 8 / lanes;
+        using V = hn::Vec<decltype(d)>;
+        V acc[k];
+        for (std::size_t j = 0; j < k; ++j) acc[j] = hn::Add(hn::Zero(d), hn::LoadU(d, p + j * lanes));
+        std::int64_t i = 8;
+        for (; i + 8 <= n; i += 8)
+            for (std::size_t j = 0; j < k; ++j) acc[j] = hn::Add(acc[j], hn::LoadU(d, p + i + j * lanes));
+        T r[8];
+        for (std::size_t j = 0; j < k; ++j) hn::StoreU(acc[j], d, r + j * lanes);
+        T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; ++i) res += p[i];
+        return res;
+    }
+    std::int64_t half = n / 2;
+    half -= half % 8;
+    return PairwiseSum(p, half) + PairwiseSum(p + half, n - half);
+}
+
+HWY_NOINLINE float PairwiseSumF32(const float* p, std::int64_t n) { return PairwiseSum(p, n); }
+HWY_NOINLINE double PairwiseSumF64(const double* p, std::int64_t n) { return PairwiseSum(p, n); }
+
 // Sums of eight bytes into 64-bit lanes: exact for any run length.
 HWY_NOINLINE std::uint64_t CountNonzero(const std::uint8_t* HWY_RESTRICT p, std::int64_t n) {
     const hn::CappedTag<std::uint8_t, 32> d;
@@ -96,6 +131,11 @@ NT_FOR_EACH_SIMD_ROW_TYPE(NT_EXTREME_DISPATCH)
 #undef NT_EXTREME_DISPATCH
 
 HWY_EXPORT(CountNonzero);
+HWY_EXPORT(PairwiseSumF32);
+HWY_EXPORT(PairwiseSumF64);
+
+float simd_pairwise_sum(const float* p, std::int64_t n) { return HWY_DYNAMIC_DISPATCH(PairwiseSumF32)(p, n); }
+double simd_pairwise_sum(const double* p, std::int64_t n) { return HWY_DYNAMIC_DISPATCH(PairwiseSumF64)(p, n); }
 
 std::uint64_t simd_count_nonzero(const std::uint8_t* p, std::int64_t n) {
     return HWY_DYNAMIC_DISPATCH(CountNonzero)(p, n);

@@ -1,9 +1,9 @@
 // Reductions on SIMD vectors (src/core/simd_reduce.cpp and the row kernels): min, max,
-// any and all of contiguous runs; min, max, any, all and float sums over outer axes;
-// and argmax's tiles over outer axes. On every instruction set this CPU runs, a
-// contiguous input gives bit for bit what the same values give through a strided view,
-// which the engine folds element by element: the same value, the same NaN and the same
-// signed zero (a sum: any NaN).
+// any, all and float sums of contiguous runs; min, max, any, all and float sums over
+// outer axes; and argmax's tiles over outer axes. On every instruction set this CPU
+// runs, a contiguous input gives bit for bit what the same values give through a
+// strided view, which the engine folds element by element: the same value, the same
+// NaN and the same signed zero (a sum: any NaN).
 #include <nt_test_simd.hpp>
 #include <nt_test_support.hpp>
 
@@ -98,6 +98,8 @@ void check_type(std::mt19937& rng, const std::string& target) {
             const std::string what = target + " " + type + " n=" + std::to_string(n);
             check_same(nt::max(t.contiguous), nt::max(t.strided), "max " + what);
             check_same(nt::min(t.contiguous), nt::min(t.strided), "min " + what);
+            if constexpr (std::is_floating_point_v<T>)  // pairwise on vectors: the same additions
+                check_same(nt::sum(t.contiguous), nt::sum(t.strided), "sum " + what, true);
         }
     }
     // A zero extreme, whose sign the fold in order decides.
