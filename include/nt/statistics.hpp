@@ -127,6 +127,9 @@ namespace detail {
 inline constexpr auto sum_of = [](const auto& x, axes_arg axes, bool keepdims, bool every) {
     return every ? nt::sum(x) : nt::sum(x, axes, keepdims);
 };
+inline constexpr auto mean_of = [](const auto& x, axes_arg axes, bool keepdims, bool every) {
+    return every ? nt::mean(x) : nt::mean(x, axes, keepdims);
+};
 inline constexpr auto min_of = [](const auto& x, axes_arg axes, bool keepdims, bool every) {
     return every ? nt::min(x) : nt::min(x, axes, keepdims);
 };
@@ -141,10 +144,19 @@ inline constexpr auto all_of = [](const auto& x, axes_arg axes, bool keepdims, b
 };
 }  // namespace detail
 
+// The NaN-ignoring reductions of floats first try the plain one: it propagates NaN, so
+// a result without NaN read none, and it is then their result too (one pass, no copy
+// with the NaNs replaced). Only results holding a NaN take the replacing path.
+
 /// sum treating NaN as 0 (np.nansum); the type is sum's.
 NT_NAN_REDUCTION(nansum, {
-    if constexpr (is_floating_element_v<T>) return reduce(detail::nan_as(t, T(0)), detail::sum_of);
-    else return reduce(t, detail::sum_of);
+    if constexpr (is_floating_element_v<T>) {
+        auto total = reduce(t, detail::sum_of);
+        if (!nt::any(nt::isnan(total)).at()) return total;
+        return reduce(detail::nan_as(t, T(0)), detail::sum_of);
+    } else {
+        return reduce(t, detail::sum_of);
+    }
 })
 
 /// mean of the elements that are not NaN (np.nanmean): NaN where all are NaN; the
@@ -152,6 +164,11 @@ NT_NAN_REDUCTION(nansum, {
 NT_NAN_REDUCTION(nanmean, {
     using R = detail::reduce_result_t<detail::reduce_op::mean, T>;
     if constexpr (is_floating_element_v<T>) {
+        // (mean of f16 divides before rounding to f16, unlike sums / counts: not tried.)
+        if constexpr (std::is_floating_point_v<T>) {
+            Tensor<R> mean = reduce(t, detail::mean_of);
+            if (!nt::any(nt::isnan(mean)).at()) return mean;
+        }
         const Tensor<R> sums = reduce(detail::nan_as(t, T(0)), detail::sum_of).template astype<R>();
         const Tensor<R> counts = reduce(t == t, detail::sum_of).template astype<R>();
         return sums / counts;
@@ -164,9 +181,7 @@ NT_NAN_REDUCTION(nanmean, {
 /// empty reduction, as min does.
 NT_NAN_REDUCTION(nanmin, {
     if constexpr (is_floating_element_v<T>) {
-        // Without a NaN, nanmin is min, one pass; min propagates NaN, so a result
-        // without NaN read none.
-        Tensor<T> low = reduce(t, detail::min_of);
+        Tensor<T> low = reduce(t, detail::min_of);  // as nansum
         if (!nt::any(nt::isnan(low)).at()) return low;
         low = reduce(detail::nan_as(t, T(std::numeric_limits<float>::infinity())), detail::min_of);
         return Tensor<T>(
@@ -180,7 +195,7 @@ NT_NAN_REDUCTION(nanmin, {
 /// empty reduction, as max does.
 NT_NAN_REDUCTION(nanmax, {
     if constexpr (is_floating_element_v<T>) {
-        Tensor<T> high = reduce(t, detail::max_of);  // as nanmin
+        Tensor<T> high = reduce(t, detail::max_of);  // as nansum
         if (!nt::any(nt::isnan(high)).at()) return high;
         high = reduce(detail::nan_as(t, T(-std::numeric_limits<float>::infinity())), detail::max_of);
         return Tensor<T>(
