@@ -17,8 +17,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <type_traits>
@@ -451,10 +451,6 @@ void half_rows(std::span<const std::int64_t> shape, Out* out, std::span<const st
     run_plan(cached_loop_plan(shape, ops), base, half_kernel<Out, N, Fn>{fn});
 }
 
-// add, sub, mul, div, min, max and the comparisons of the types simd_binary.cpp and
-// simd_compare.cpp have row kernels for: their contiguous and broadcast rows run on the
-// CPU's widest vectors (picked at run time), the rest of the engine's cases on the
-// lambda. Both give the same values.
 /// The kernel of a binary_op of NT_FOR_EACH_SIMD_ARITH or NT_FOR_EACH_SIMD_COMPARE (the
 /// names are shared): a simd_arith, a simd_compare, or none (std::monostate).
 template <binary_op Op>
@@ -483,6 +479,10 @@ constexpr binary_op bool_kernel_op() noexcept {
 template <binary_op Op, class T>
 inline constexpr binary_op simd_kernel_op_v = std::is_same_v<T, bool> ? bool_kernel_op<Op>() : Op;
 
+// add, sub, mul, div, min, max and the comparisons of the types simd_binary.cpp and
+// simd_compare.cpp have row kernels for, and the logic of bool: their contiguous and
+// broadcast rows run on the CPU's widest vectors (picked at run time), the rest of the
+// engine's cases on the lambda. Both give the same values.
 template <binary_op Op, class T>
 inline constexpr bool has_simd_rows_v =
     std::is_same_v<T, bool>
