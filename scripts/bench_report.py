@@ -25,7 +25,8 @@ def main():
     print("|---|---|---|---|---|---|---|---|")
     for b in rows:
         name = b["name"]
-        if not name.startswith(("BM_add", "BM_copy", "BM_transpose_naive", "BM_normalize", "BM_sum")):
+        if not name.startswith(("BM_add", "BM_copy", "BM_transpose_naive", "BM_normalize", "BM_sum", "BM_mixed",
+                                "BM_in_place", "BM_compare", "BM_unary", "BM_cast", "BM_reduce")):
             continue
         label = b.get("label", "naive transpose loop (4096,4096)")
         threads = "1" if "BM_transpose_naive" in name else name.split("threads:")[1].split("/")[0]
