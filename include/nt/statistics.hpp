@@ -142,6 +142,12 @@ inline constexpr auto any_of = [](const auto& x, axes_arg axes, bool keepdims, b
 inline constexpr auto all_of = [](const auto& x, axes_arg axes, bool keepdims, bool every) {
     return every ? nt::all(x) : nt::all(x, axes, keepdims);
 };
+/// Whether a result of the plain reduction holds no NaN, so that it read none (a NaN
+/// read propagates into sum, mean, min and max) and is the NaN-ignoring one's result.
+template <class T>
+bool read_no_nan(const Tensor<T>& plain) {
+    return !nt::any(nt::isnan(plain)).at();
+}
 }  // namespace detail
 
 // The NaN-ignoring reductions of floats first try the plain one: it propagates NaN, so
@@ -152,7 +158,7 @@ inline constexpr auto all_of = [](const auto& x, axes_arg axes, bool keepdims, b
 NT_NAN_REDUCTION(nansum, {
     if constexpr (is_floating_element_v<T>) {
         auto total = reduce(t, detail::sum_of);
-        if (!nt::any(nt::isnan(total)).at()) return total;
+        if (detail::read_no_nan(total)) return total;
         return reduce(detail::nan_as(t, T(0)), detail::sum_of);
     } else {
         return reduce(t, detail::sum_of);
@@ -167,7 +173,7 @@ NT_NAN_REDUCTION(nanmean, {
         // (mean of f16 divides before rounding to f16, unlike sums / counts: not tried.)
         if constexpr (std::is_floating_point_v<T>) {
             Tensor<R> mean = reduce(t, detail::mean_of);
-            if (!nt::any(nt::isnan(mean)).at()) return mean;
+            if (detail::read_no_nan(mean)) return mean;
         }
         const Tensor<R> sums = reduce(detail::nan_as(t, T(0)), detail::sum_of).template astype<R>();
         const Tensor<R> counts = reduce(t == t, detail::sum_of).template astype<R>();
@@ -182,7 +188,7 @@ NT_NAN_REDUCTION(nanmean, {
 NT_NAN_REDUCTION(nanmin, {
     if constexpr (is_floating_element_v<T>) {
         Tensor<T> low = reduce(t, detail::min_of);  // as nansum
-        if (!nt::any(nt::isnan(low)).at()) return low;
+        if (detail::read_no_nan(low)) return low;
         low = reduce(detail::nan_as(t, T(std::numeric_limits<float>::infinity())), detail::min_of);
         return Tensor<T>(
             nt::where(reduce(t != t, detail::all_of), nt::scalar(T(std::numeric_limits<float>::quiet_NaN())), low));
@@ -196,7 +202,7 @@ NT_NAN_REDUCTION(nanmin, {
 NT_NAN_REDUCTION(nanmax, {
     if constexpr (is_floating_element_v<T>) {
         Tensor<T> high = reduce(t, detail::max_of);  // as nansum
-        if (!nt::any(nt::isnan(high)).at()) return high;
+        if (detail::read_no_nan(high)) return high;
         high = reduce(detail::nan_as(t, T(-std::numeric_limits<float>::infinity())), detail::max_of);
         return Tensor<T>(
             nt::where(reduce(t != t, detail::all_of), nt::scalar(T(std::numeric_limits<float>::quiet_NaN())), high));

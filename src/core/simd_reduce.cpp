@@ -1,6 +1,7 @@
-// The extreme of a contiguous run (simd_extreme in simd.hpp) and the count of its
-// non-zero bytes (simd_count_nonzero), compiled once per Highway target: min and max
-// reductions, any/all and sums of bool bytes, on whole vectors.
+// The reductions of a contiguous run in simd.hpp, compiled once per Highway target: its
+// extreme (simd_extreme: min, max, and any/all of bool bytes), its float sum in the
+// engine's pairwise order (simd_pairwise_sum) and its non-zero bytes
+// (simd_count_nonzero: sums of bool).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd_reduce.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -52,7 +53,7 @@ HWY_INLINE bool Extreme(const T* HWY_RESTRICT p, std::int64_t n, T& result) {
     result = lane[0];
     for (std::int64_t k = 1; k < lanes; ++k) result = kMax ? (lane[k] > result ? lane[k] : result)
                                                            : (lane[k] < result ? lane[k] : result);
-    if constexpr (hwy::IsFloat<T>()) return !hn::AllFalse(d, nan) ? false : result != T(0);
+    if constexpr (hwy::IsFloat<T>()) return hn::AllFalse(d, nan) && result != T(0);
     else return true;
 }
 
