@@ -99,6 +99,11 @@ tensor_base tensor_base::allocate_result(dtype d, const nt::layout& c_layout, co
     return tensor_base(d, std::move(block.owner), static_cast<std::byte*>(block.data), count, c_layout, names, false);
 }
 
+tensor_base tensor_base::allocate_like(dtype d, const tensor_base& like, std::int64_t count, std::string_view op) {
+    if (like.layout_.offset() == 0) return allocate_result(d, like.layout_, like.names_, count, op);
+    return allocate_result(d, like.layout_.with_offset(0), like.names_, count, op);
+}
+
 tensor_base tensor_base::fresh(dtype d, std::span<const std::int64_t> shape, name_list names, std::string_view op) {
     const auto count = checked_element_count(shape);
     std::size_t bytes = 0;

@@ -370,6 +370,95 @@ TEST_CASE("small operations take the remembered row plan only for layouts it des
     }
 }
 
+// Two unnamed operands with C order's strides whose shapes right-align without a
+// size-1 axis to broadcast go straight to the kernel, before alignment_of
+// (identity_row_plan); other layouts take the aligned path. Each case is checked
+// against the definition through at(), with the operands on either side (subtraction
+// tells them apart), fresh and out=, also when out shares memory with an operand.
+TEST_CASE("operands whose alignment is the identity skip the matcher and give the definition", "[ops][rows]") {
+    const auto a = nt::arange<std::int32_t>(24).reshape({2, 3, 4});
+    const auto block = nt::arange<std::int32_t>(12).reshape({3, 4}) * 100;
+    const auto row = nt::arange<std::int32_t>(4) * 1000;
+    auto check_difference = [](const nt::Tensor<std::int32_t>& r, auto x_at, auto y_at) {
+        REQUIRE(shape_of(r) == std::vector<std::int64_t>{2, 3, 4});
+        for (std::int64_t i = 0; i < 2; ++i)
+            for (std::int64_t j = 0; j < 3; ++j)
+                for (std::int64_t k = 0; k < 4; ++k) REQUIRE(r.at(i, j, k) == x_at(i, j, k) - y_at(i, j, k));
+    };
+    auto at_a = [&](std::int64_t i, std::int64_t j, std::int64_t k) { return a.at(i, j, k); };
+    auto at_block = [&](std::int64_t, std::int64_t j, std::int64_t k) { return block.at(j, k); };
+    auto at_row = [&](std::int64_t, std::int64_t, std::int64_t k) { return row.at(k); };
+    SECTION("fresh results, the narrower operand on either side") {
+        check_difference(a - block, at_a, at_block);
+        check_difference(block - a, at_block, at_a);
+        check_difference(row - a, at_row, at_a);
+        check_difference(a - a, at_a, at_a);
+        const auto r = row - a;
+        CHECK(r.is_contiguous());
+        CHECK(names_of(r) == names_of(a));
+        const auto greater = row > a;  // a bool result of the wider operand's shape
+        REQUIRE(shape_of(greater) == std::vector<std::int64_t>{2, 3, 4});
+        for (std::int64_t i = 0; i < 2; ++i)
+            for (std::int64_t j = 0; j < 3; ++j)
+                for (std::int64_t k = 0; k < 4; ++k) REQUIRE(greater.at(i, j, k) == (row.at(k) > a.at(i, j, k)));
+        const auto scalar = nt::full<std::int32_t>({}, 5) - nt::full<std::int32_t>({}, 7);
+        CHECK(scalar.rank() == 0);
+        CHECK(scalar.to_vector() == std::vector<std::int32_t>{-2});
+    }
+    SECTION("a view at an offset, and the layouts left to alignment") {
+        const auto big = nt::arange<std::int32_t>(48).reshape({2, 2, 3, 4});
+        const auto second = big.index(1);  // (2,3,4) with C strides, 24 elements in
+        const auto r = second - row;
+        check_difference(r, [&](std::int64_t i, std::int64_t j, std::int64_t k) { return second.at(i, j, k); }, at_row);
+        CHECK(r.is_contiguous());
+        const auto one_row = row.reshape({1, 4});  // a size-1 axis to broadcast
+        check_difference(a - one_row, at_a,
+                         [&](std::int64_t, std::int64_t, std::int64_t k) { return one_row.at(0, k); });
+        const auto t = (nt::arange<std::int32_t>(12) * 100).reshape({4, 3}).transpose();  // strides (1,3)
+        check_difference(a - t, at_a, [&](std::int64_t, std::int64_t j, std::int64_t k) { return t.at(j, k); });
+        // Names: the narrower operand's those of the wider one's last axes (the row
+        // plan), or elsewhere (alignment permutes).
+        const auto a_named = a.rename({"?", "H", "W"});
+        const auto named = row.rename({"W"}) - a_named;
+        CHECK(names_of(named) == "? H W");
+        check_difference(named, at_row, at_a);
+        const auto block_named = block.rename({"H", "W"});
+        check_difference(a_named - block_named, at_a, at_block);
+        const auto swapped = block.transpose().contiguous().rename({"W", "H"});
+        check_difference(a_named - swapped, at_a, at_block);
+        const auto other = block.rename({"C", "W"});  // C is not a's: no counterpart
+        CHECK(error_message(nt::errc::no_counterpart, [&] { (void)(a_named - other); }) != "");
+        auto out = nt::empty<std::int32_t>({2, 3, 4});
+        nt::subtract(a_named, swapped, out);
+        check_difference(out, at_a, at_block);
+    }
+    SECTION("out= a fresh tensor, an operand, or memory that holds an operand") {
+        auto out = nt::empty<std::int32_t>({2, 3, 4});
+        nt::subtract(row, a, out);
+        check_difference(out, at_row, at_a);
+        auto wide = a.clone();
+        nt::subtract(wide, block, wide);  // out is the wider operand: element for element
+        check_difference(wide, at_a, at_block);
+        auto wide2 = a.clone();
+        nt::subtract(block, wide2, wide2);
+        check_difference(wide2, at_block, at_a);
+        // out holds the narrower operand, which every row reads: the result is as if
+        // the operand had been copied first, where it starts with out and elsewhere.
+        for (const std::int64_t j : {0, 2}) {
+            auto holder = a.clone();
+            const auto inside = holder.index(1, j);
+            const auto before = inside.clone();
+            nt::subtract(a, inside, holder);
+            check_difference(holder, at_a, [&](std::int64_t, std::int64_t, std::int64_t k) { return before.at(k); });
+        }
+        auto holder = a.clone();
+        const auto first = holder.index(0, 0);
+        const auto before = first.clone();
+        nt::subtract(a, first, holder);
+        check_difference(holder, at_a, [&](std::int64_t, std::int64_t, std::int64_t k) { return before.at(k); });
+    }
+}
+
 TEST_CASE("an element-wise result whose element count overflows is an error, not an allocation", "[ops][errors]") {
     const std::int64_t big = std::int64_t{1} << 40;
     auto tall = nt::zeros<float>({1, 1}).broadcast_to({big, 1});

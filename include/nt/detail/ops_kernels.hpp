@@ -142,10 +142,13 @@ void run_binary(binary_op op, std::span<const std::int64_t> shape, void* out, st
 /// at r * s0[k] + i * s1[k] elements from its start. The planner's recogniser
 /// (row_major_plan in the engine) makes it: a contiguous output, and inputs each
 /// contiguous in the output's order, one value, or one row broadcast over the rows.
+/// No member initialisers: a plan built on the stack for a tiny operation would be
+/// zeroed first (88 bytes, a `rep stos` that cost 10 ns of a 36 ns add); write `{}`
+/// where zeros are wanted.
 struct row_plan {
-    bool valid = false;
-    std::int64_t n0 = 0, n1 = 0;
-    std::array<std::int64_t, 4> s0{}, s1{};
+    bool valid;
+    std::int64_t n0, n1;
+    std::array<std::int64_t, 4> s0, s1;
 };
 
 /// Work above this many elements takes the planned path (streaming stores, threads):

@@ -75,6 +75,11 @@ public:
     /// overflows (then this throws as above).
     [[nodiscard]] static tensor_base allocate_result(dtype d, const nt::layout& c_layout, const name_list& names,
                                                      std::int64_t count, std::string_view op);
+    /// A fresh result of `like`'s shape and names, whose strides are already C order's
+    /// (at any offset) and whose element count is `count`: its layout is copied, not
+    /// derived (the tiny operation's path).
+    [[nodiscard]] static tensor_base allocate_like(dtype d, const tensor_base& like, std::int64_t count,
+                                                   std::string_view op);
     /// External memory: `ptr` is the element at index 0..0; empty `strides` means C
     /// order. Read-only when the strides may let two indices reach one element.
     [[nodiscard]] static tensor_base wrap(dtype d, void* ptr, std::span<const std::int64_t> shape,
