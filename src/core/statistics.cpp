@@ -437,12 +437,41 @@ double quantile_of_sorted(const T* row, std::int64_t n, double q) {
     return k.gamma >= 0.5 ? b - diff * (1.0 - k.gamma) : a + diff * k.gamma;
 }
 
-/// Puts the values of ranks lo and lo + 1 (hi) of row[0, n) at those positions, as a
-/// sort would, in O(n): a selection, then the smallest of the rest.
+/// `ascending` for values that hold no NaN: the same order, compared in the element type
+/// (float and double, without ascending's conversion to double and NaN tests: a median
+/// compares each element a few times).
+template <class T>
+bool ascending_numbers(T a, T b) {
+    if constexpr (std::is_same_v<T, half>) return static_cast<float>(a) < static_cast<float>(b);
+    else return a < b;
+}
+
+/// Whether row[0, n) holds a NaN: blocks without a branch per element, which the
+/// compiler turns into vector compares.
+template <class T>
+bool holds_nan(const T* row, std::int64_t n) {
+    if constexpr (!is_float_like<T>) {
+        return false;
+    } else if constexpr (std::is_same_v<T, half>) {
+        return std::any_of(row, row + n, [](T x) { return is_nan(x); });
+    } else {
+        constexpr std::int64_t block = 1024;
+        for (std::int64_t i = 0; i < n; i += block) {
+            const std::int64_t end = std::min(n, i + block);
+            bool nan = false;
+            for (std::int64_t j = i; j < end; ++j) nan |= row[j] != row[j];
+            if (nan) return true;
+        }
+        return false;
+    }
+}
+
+/// Puts the values of ranks lo and lo + 1 (hi) of row[0, n), which holds no NaN, at
+/// those positions, as a sort would, in O(n): a selection, then the smallest of the rest.
 template <class T>
 void select_ranks(T* row, std::int64_t n, std::int64_t lo, std::int64_t hi) {
-    std::nth_element(row, row + lo, row + n, ascending<T>);
-    if (hi > lo) std::iter_swap(row + hi, std::min_element(row + hi, row + n, ascending<T>));
+    std::nth_element(row, row + lo, row + n, ascending_numbers<T>);
+    if (hi > lo) std::iter_swap(row + hi, std::min_element(row + hi, row + n, ascending_numbers<T>));
 }
 
 }  // namespace
@@ -478,11 +507,9 @@ tensor_base order_statistic(const tensor_base& t, double q, axes_arg axes, bool 
         for (std::int64_t r = 0; r < count; ++r, row += n) {
             // A NaN anywhere gives NaN; otherwise only the ranks read are selected
             // (no full sort), and the formulas read them where a sort puts them.
-            if constexpr (is_float_like<T>) {
-                if (std::any_of(row, row + n, [](T x) { return is_nan(x); })) {
-                    dst[r] = std::nan("");
-                    continue;
-                }
+            if (holds_nan(row, n)) {
+                dst[r] = std::nan("");
+                continue;
             }
             if (q < 0) {
                 if (n > 0) select_ranks(row, n, n % 2 ? n / 2 : n / 2 - 1, n / 2);

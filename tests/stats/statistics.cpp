@@ -3,9 +3,11 @@
 // as inputs.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "nt/nt.hpp"
 #include "nt_test_support.hpp"
@@ -63,4 +65,27 @@ TEST_CASE("statistics take any view: strided, broadcast and read-only inputs", "
     const auto before = flipped.to_vector();
     (void)nt::sort(flipped, 0);
     CHECK(flipped.to_vector() == before);
+}
+
+// Rows longer than the NaN scan's blocks (1024 elements): one NaN anywhere makes the
+// median and the quantiles NaN, and a row without one selects in the element type. The
+// expectation is the middle of a std::sort of the same values, an independent route.
+TEST_CASE("statistics: median and quantile of long rows see a NaN in any block", "[stats][median]") {
+    const std::int64_t n = 5001;
+    std::vector<float> values(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) values[static_cast<std::size_t>(i)] = std::sin(0.37f * float(i)) * 100.0f;
+    std::vector<float> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    const auto row = nt::from_vector<float>(values, {n});
+    CHECK(nt::median(row, 0).at() == double(sorted[n / 2]));
+    CHECK(nt::quantile(row, 1.0, 0).at() == double(sorted.back()));
+    CHECK(nt::quantile(row, 0.0, 0).at() == double(sorted.front()));
+    for (const std::int64_t at : {std::int64_t{0}, std::int64_t{1023}, std::int64_t{1024}, std::int64_t{3000}, n - 1}) {
+        INFO("NaN at " << at);
+        auto with_nan = row.clone();
+        with_nan(at) = std::nanf("");
+        CHECK(std::isnan(nt::median(with_nan, 0).at()));
+        CHECK(std::isnan(nt::quantile(with_nan, 0.25, 0).at()));
+        CHECK(std::isnan(nt::median(with_nan.astype<double>(), 0).at()));
+    }
 }
