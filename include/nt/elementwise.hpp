@@ -277,10 +277,12 @@ void binary_into_same_type(binary_op op, std::string_view name, const Tensor<C>&
     row_plan rows;
     if (identity_row_plan(ca.base(), cb.base(), &out.base(), rows) && rows_fit(rows.n0 * rows.n1)) {
         // All three have C order's strides: out meets an operand element for element when
-        // they start together, unless that operand is a block repeated over several rows.
+        // they start together with elements of one size (a / b of integers writes double),
+        // unless that operand is a block repeated over several rows.
         auto meets = [&](const auto& operand, std::int64_t row_stride) {
             return !out.shares_storage(operand) ||
-                   (static_cast<const void*>(out.data()) == static_cast<const void*>(operand.data()) &&
+                   (sizeof(R) == sizeof(C) &&
+                    static_cast<const void*>(out.data()) == static_cast<const void*>(operand.data()) &&
                     (row_stride != 0 || rows.n0 == 1));
         };
         if (meets(ca, rows.s0[1]) && meets(cb, rows.s0[2])) {
@@ -293,8 +295,10 @@ void binary_into_same_type(binary_op op, std::string_view name, const Tensor<C>&
     if (!same_values(out.shape(), al.result.sizes())) throw_out_shape(name, out.spec(), al.output);
     // An out that overlaps an operand other than element for element: compute aside.
     // (Pointers compared as void: out's type may differ from the operands', e.g. bool.)
+    // (Elements of one size: a / b of integers writes double, 8 bytes over each 4 read.)
     auto same_elements = [&](const auto& operand, const dims& strides) {
-        return static_cast<const void*>(out.data()) == static_cast<const void*>(operand.data()) &&
+        return sizeof(R) == sizeof(C) &&
+               static_cast<const void*>(out.data()) == static_cast<const void*>(operand.data()) &&
                same_values(out.strides(), strides.span());
     };
     const bool aliased = (out.shares_storage(ca) && !same_elements(ca, al.strides[0])) ||

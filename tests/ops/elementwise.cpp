@@ -1,4 +1,6 @@
 // Element-wise operations: matching by names, promotion, in-place forms, errors.
+#include <array>
+
 #include <nt_test_support.hpp>
 
 #include "nt/nt.hpp"
@@ -457,6 +459,34 @@ TEST_CASE("operands whose alignment is the identity skip the matcher and give th
         nt::subtract(a, first, holder);
         check_difference(holder, at_a, [&](std::int64_t, std::int64_t, std::int64_t k) { return before.at(k); });
     }
+}
+
+// The same memory wrapped as int32 operands and as the double result of their division:
+// the out starts where the operands start but its elements are twice as wide, so writing
+// element i overwrites operands not read yet. It is computed aside (both paths).
+TEST_CASE("out= over operands of a narrower type in the same memory is computed aside", "[ops][alias]") {
+    for (const std::int64_t rows : {1, 4}) {  // the row plan: one row, and a block over four
+        INFO("rows " << rows);
+        alignas(8) std::array<std::int32_t, 64> buffer{};
+        for (std::size_t i = 0; i < buffer.size(); ++i) buffer[i] = static_cast<std::int32_t>(i * 10 + 3);
+        const auto ints = nt::Tensor<std::int32_t>::wrap(buffer.data(), {rows, 8}, {}, nullptr);
+        auto doubles = nt::Tensor<double>::wrap(reinterpret_cast<double*>(buffer.data()), {rows, 8}, {}, nullptr);
+        const std::vector<std::int32_t> before = ints.to_vector();
+        const auto two = nt::full<std::int32_t>({8}, 2);
+        nt::divide(ints, two, doubles);
+        for (std::int64_t i = 0; i < rows * 8; ++i)
+            REQUIRE(doubles.at(i / 8, i % 8) == double(before[static_cast<std::size_t>(i)]) / 2.0);
+    }
+    // The aligned path: a transposed operand.
+    alignas(8) std::array<std::int32_t, 32> buffer{};
+    for (std::size_t i = 0; i < buffer.size(); ++i) buffer[i] = static_cast<std::int32_t>(i * 10 + 3);
+    const auto ints = nt::Tensor<std::int32_t>::wrap(buffer.data(), {4, 4}, {}, nullptr);
+    auto doubles = nt::Tensor<double>::wrap(reinterpret_cast<double*>(buffer.data()), {4, 4}, {}, nullptr);
+    const auto before = ints.clone();
+    const auto twos = nt::full<std::int32_t>({4, 4}, 2).transpose();
+    nt::divide(ints, twos, doubles);
+    for (std::int64_t i = 0; i < 4; ++i)
+        for (std::int64_t j = 0; j < 4; ++j) REQUIRE(doubles.at(i, j) == double(before.at(i, j)) / 2.0);
 }
 
 TEST_CASE("an element-wise result whose element count overflows is an error, not an allocation", "[ops][errors]") {
