@@ -45,6 +45,15 @@ bool ascending(T a, T b) {
     }
 }
 
+/// `ascending` for values that hold no NaN: the same order, compared in the element type
+/// (float and double, without ascending's conversion to double and NaN tests: a median
+/// compares each element a few times, a sort's order test once).
+template <class T>
+bool ascending_numbers(T a, T b) {
+    if constexpr (std::is_same_v<T, half>) return static_cast<float>(a) < static_cast<float>(b);
+    else return a < b;
+}
+
 template <class T>
 bool same_value(T a, T b) {
     if constexpr (is_float_like<T>) {
@@ -162,8 +171,30 @@ T from_key(sort_key_t<T> k) {
     }
 }
 
+/// Puts row[0, n), which holds no NaN, in ascending order in O(n) when it is monotonic
+/// already: ascending as it is, descending reversed (any order among equal values is a
+/// sort's). False when it is neither. The test reads blocks of 1024 pairs without a
+/// branch per pair and stops after the first block that breaks both orders, which for
+/// most data is the first.
+template <class T>
+bool order_if_monotonic(T* row, std::int64_t n) {
+    constexpr std::int64_t block = 1024;
+    bool up = true, down = true;
+    for (std::int64_t i = 0; i + 1 < n; i += block) {
+        const std::int64_t last = std::min(n - 1, i + block);
+        for (std::int64_t j = i; j < last; ++j) {
+            up &= !ascending_numbers(row[j + 1], row[j]);
+            down &= !ascending_numbers(row[j], row[j + 1]);
+        }
+        if (!up && !down) return false;
+    }
+    if (!up) std::reverse(row, row + n);
+    return true;
+}
+
 /// Sorts row[0, n) ascending with NaN last (any order among equal values): vqsort for
-/// 32- and 64-bit types, an LSD radix sort for long rows of narrower ones.
+/// 32- and 64-bit types, an LSD radix sort for long rows of narrower ones; a row in
+/// order already, or in reverse order, in one pass.
 template <class T>
 void sort_values(T* row, std::int64_t n, std::vector<unsigned char>& scratch) {
     constexpr std::int64_t radix_from = 512;  // below: a comparison sort is as fast
@@ -171,6 +202,7 @@ void sort_values(T* row, std::int64_t n, std::vector<unsigned char>& scratch) {
     T* numbers_end = end;
     if constexpr (is_float_like<T>) numbers_end = std::partition(row, end, [](T x) { return !is_nan(x); });
     const std::int64_t m = numbers_end - row;
+    if (order_if_monotonic(row, m)) return;
     if constexpr (std::is_same_v<T, bool>) {
         std::sort(row, numbers_end);
         return;
@@ -435,15 +467,6 @@ double quantile_of_sorted(const T* row, std::int64_t n, double q) {
     else diff = static_cast<double>(row[k.hi]) - static_cast<double>(row[k.lo]);
     const double a = static_cast<double>(row[k.lo]), b = static_cast<double>(row[k.hi]);
     return k.gamma >= 0.5 ? b - diff * (1.0 - k.gamma) : a + diff * k.gamma;
-}
-
-/// `ascending` for values that hold no NaN: the same order, compared in the element type
-/// (float and double, without ascending's conversion to double and NaN tests: a median
-/// compares each element a few times).
-template <class T>
-bool ascending_numbers(T a, T b) {
-    if constexpr (std::is_same_v<T, half>) return static_cast<float>(a) < static_cast<float>(b);
-    else return a < b;
 }
 
 /// Whether row[0, n) holds a NaN: blocks without a branch per element, which the

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -88,4 +89,48 @@ TEST_CASE("statistics: median and quantile of long rows see a NaN in any block",
         CHECK(std::isnan(nt::quantile(with_nan, 0.25, 0).at()));
         CHECK(std::isnan(nt::median(with_nan.astype<double>(), 0).at()));
     }
+}
+
+// A row already in order is returned in one pass, and one in reverse order reversed;
+// anything else is sorted. Rows of 3000 (beyond one 1024-pair block of the order test),
+// with repeated values; the expectation is std::sort of the same values, compared as
+// float so that f16 compares too. The almost-ordered rows break the order in the last
+// pair, in the middle of the second block, and in the first pair.
+TEST_CASE("statistics: sort and unique of rows in order, reversed and almost in order", "[stats][sort]") {
+    auto check = [](auto zero) {
+        using T = decltype(zero);
+        const std::int64_t n = 3000;
+        std::vector<T> ordered(static_cast<std::size_t>(n));
+        for (std::int64_t i = 0; i < n; ++i) ordered[static_cast<std::size_t>(i)] = static_cast<T>(static_cast<float>(i * 200 / n));
+        std::vector<std::vector<T>> rows{ordered, {ordered.rbegin(), ordered.rend()}, std::vector<T>(3000, static_cast<T>(7.0f))};
+        for (const std::size_t swap_at : {std::size_t{2998}, std::size_t{1500}, std::size_t{0}}) {
+            std::vector<T> almost = ordered;
+            almost[swap_at] = static_cast<T>(250.0f);  // above every other value
+            rows.push_back(almost);
+            std::reverse(almost.begin(), almost.end());
+            rows.push_back(almost);
+        }
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+            INFO(nt::to_string(nt::dtype_of<T>) << " row " << k);
+            std::vector<float> expected(rows[k].begin(), rows[k].end());
+            std::sort(expected.begin(), expected.end());
+            const auto sorted = nt::sort(nt::from_vector<T>(rows[k], {n}));
+            const std::vector<T> got = sorted.to_vector();
+            REQUIRE(std::vector<float>(got.begin(), got.end()) == expected);
+            expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+            const std::vector<T> distinct = nt::unique(nt::from_vector<T>(rows[k], {n})).to_vector();
+            REQUIRE(std::vector<float>(distinct.begin(), distinct.end()) == expected);
+        }
+    };
+    check(float{});
+    check(double{});
+    check(std::int16_t{});
+    check(std::uint8_t{});
+    check(nt::half{});
+    // NaN goes last, after the numbers in order; infinities at the ends stay there.
+    const float inf = std::numeric_limits<float>::infinity();
+    std::vector<float> with_nan{-inf, 1, 2, std::nanf(""), 3, 4, inf};
+    const std::vector<float> got = nt::sort(nt::from_vector<float>(with_nan, {7})).to_vector();
+    CHECK(std::vector<float>(got.begin(), got.begin() + 6) == std::vector<float>{-inf, 1, 2, 3, 4, inf});
+    CHECK(std::isnan(got[6]));
 }
