@@ -340,9 +340,20 @@ void reduce_inner(const reduce_plan& plan, Acc* out, const In* in, const Op& op)
         return;
     }
     std::unique_ptr<Acc[]> partial(new Acc[static_cast<std::size_t>(plan.kept * blocks)]);
+    // any and all: a block that decides its output element (a true for any, a false for
+    // all) is repeated into the element's later blocks of this range instead of reading
+    // them; the combined result is the same.
+    constexpr bool decisive_blocks = extreme_of_v<Op> != 0 && std::is_same_v<In, bool>;
     auto body = [&](std::int64_t u0, std::int64_t u1) {
         for (std::int64_t u = u0; u < u1; ++u) {
             const std::int64_t k = u / blocks, b = u % blocks;
+            if constexpr (decisive_blocks) {
+                const auto before = static_cast<std::size_t>(u - 1);
+                if (u > u0 && b > 0 && partial[before] == (extreme_of_v<Op> > 0)) {
+                    partial[before + 1] = partial[before];
+                    continue;
+                }
+            }
             std::int64_t io, oo;
             kept_offsets(plan, k, nk, io, oo);
             partial[static_cast<std::size_t>(u)] =

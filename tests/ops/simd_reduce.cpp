@@ -178,6 +178,38 @@ TEST_CASE("any, all and sums of bool runs see every element, on every target", "
                 CHECK(nt::any(b).at());
             }
         }
+        // Runs of several reduction blocks (2^15 elements; any and all skip the blocks
+        // after one that decides), a last block shorter than a vector, the deciding byte
+        // at blocks' edges; on one thread and on two (each folds a range of blocks).
+        const std::int64_t long_n = 2 * 65536 + 10;
+        for (const int threads : {1, 2}) {
+            nt::set_num_threads(threads);
+            for (const std::int64_t at : {std::int64_t{-1}, std::int64_t{0}, std::int64_t{65535}, std::int64_t{65536},
+                                          std::int64_t{131071}, std::int64_t{131072}, long_n - 1}) {
+                auto a = nt::zeros<bool>({long_n});
+                auto b = nt::ones<bool>({long_n});
+                if (at >= 0) {
+                    a(at) = true;
+                    b(at) = false;
+                }
+                INFO(target << " threads " << threads << " at " << at);
+                CHECK(nt::any(a).at() == (at >= 0));
+                CHECK(nt::all(b).at() == (at < 0));
+                CHECK(nt::any(b).at() == (long_n > 1));
+                CHECK_FALSE(nt::all(a).at());
+            }
+        }
+        nt::set_num_threads(1);
+        // Output elements of several blocks each: a decided one does not decide the next.
+        auto rows = nt::zeros<bool>({3, 70000});
+        rows(0, 0) = true;
+        rows(2, 69999) = true;
+        const auto any_rows = nt::any(rows, 1), all_rows = nt::all(!rows, 1);
+        CHECK((std::vector<bool>{any_rows.at(0), any_rows.at(1), any_rows.at(2)}) ==
+              std::vector<bool>{true, false, true});
+        CHECK((std::vector<bool>{all_rows.at(0), all_rows.at(1), all_rows.at(2)}) ==
+              std::vector<bool>{false, true, false});
+        nt::set_num_threads(0);
         // Sums of bool count the true bytes; count_nonzero of floats counts NaN, not -0.0.
         std::mt19937 rng(5);
         for (const std::int64_t n : {64, 100, 1000, 70001}) {
