@@ -101,8 +101,10 @@ TEST_CASE("statistics: sort and unique of rows in order, reversed and almost in 
         using T = decltype(zero);
         const std::int64_t n = 3000;
         std::vector<T> ordered(static_cast<std::size_t>(n));
-        for (std::int64_t i = 0; i < n; ++i) ordered[static_cast<std::size_t>(i)] = static_cast<T>(static_cast<float>(i * 200 / n));
-        std::vector<std::vector<T>> rows{ordered, {ordered.rbegin(), ordered.rend()}, std::vector<T>(3000, static_cast<T>(7.0f))};
+        for (std::int64_t i = 0; i < n; ++i)
+            ordered[static_cast<std::size_t>(i)] = static_cast<T>(static_cast<float>(i * 200 / n));
+        const std::vector<T> constant(static_cast<std::size_t>(n), static_cast<T>(7.0f));
+        std::vector<std::vector<T>> rows{ordered, {ordered.rbegin(), ordered.rend()}, constant};
         for (const std::size_t swap_at : {std::size_t{2998}, std::size_t{1500}, std::size_t{0}}) {
             std::vector<T> almost = ordered;
             almost[swap_at] = static_cast<T>(250.0f);  // above every other value
