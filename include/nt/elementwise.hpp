@@ -269,6 +269,15 @@ T scalar_as(S value) noexcept {
 
 [[noreturn]] void throw_out_shape(std::string_view op_name, const spec& out, const spec& expected);
 
+// Whether out's elements start on an operand's with elements of one size, the first
+// half of "out meets the operand element for element" (the strides are the other).
+// Pointers compared as void: out's type may differ from the operand's (bool). The
+// sizes must match: a / b of integers writes double, 8 bytes over each 4 not yet read.
+template <class R, class C>
+bool starts_on(const Tensor<R>& out, const Tensor<C>& operand) noexcept {
+    return sizeof(R) == sizeof(C) && static_cast<const void*>(out.data()) == static_cast<const void*>(operand.data());
+}
+
 // The out= form: writes into an existing tensor of exactly the result's shape.
 template <class C, class R>
 void binary_into_same_type(binary_op op, std::string_view name, const Tensor<C>& ca, const Tensor<C>& cb,
@@ -277,13 +286,9 @@ void binary_into_same_type(binary_op op, std::string_view name, const Tensor<C>&
     row_plan rows;
     if (identity_row_plan(ca.base(), cb.base(), &out.base(), rows) && rows_fit(rows.n0 * rows.n1)) {
         // All three have C order's strides: out meets an operand element for element when
-        // they start together with elements of one size (a / b of integers writes double),
-        // unless that operand is a block repeated over several rows.
+        // they start together, unless that operand is a block repeated over several rows.
         auto meets = [&](const auto& operand, std::int64_t row_stride) {
-            return !out.shares_storage(operand) ||
-                   (sizeof(R) == sizeof(C) &&
-                    static_cast<const void*>(out.data()) == static_cast<const void*>(operand.data()) &&
-                    (row_stride != 0 || rows.n0 == 1));
+            return !out.shares_storage(operand) || (starts_on(out, operand) && (row_stride != 0 || rows.n0 == 1));
         };
         if (meets(ca, rows.s0[1]) && meets(cb, rows.s0[2])) {
             run_binary_rows<C>(op, rows, out.mutable_data(), ca.data(), cb.data());
@@ -294,12 +299,8 @@ void binary_into_same_type(binary_op op, std::string_view name, const Tensor<C>&
     const alignment& al = alignment_of(name, operands);
     if (!same_values(out.shape(), al.result.sizes())) throw_out_shape(name, out.spec(), al.output);
     // An out that overlaps an operand other than element for element: compute aside.
-    // (Pointers compared as void: out's type may differ from the operands', e.g. bool.)
-    // (Elements of one size: a / b of integers writes double, 8 bytes over each 4 read.)
     auto same_elements = [&](const auto& operand, const dims& strides) {
-        return sizeof(R) == sizeof(C) &&
-               static_cast<const void*>(out.data()) == static_cast<const void*>(operand.data()) &&
-               same_values(out.strides(), strides.span());
+        return starts_on(out, operand) && same_values(out.strides(), strides.span());
     };
     const bool aliased = (out.shares_storage(ca) && !same_elements(ca, al.strides[0])) ||
                          (out.shares_storage(cb) && !same_elements(cb, al.strides[1]));
