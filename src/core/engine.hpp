@@ -219,9 +219,9 @@ inline constexpr std::int64_t stream_min_row_bytes = 1024;
     return true;
 }
 
-/// o[i] = value_at(i) for i < n, writing whole 64-byte lines with streaming stores
-/// (a line is built in registers first). Unaligned heads and tails use plain stores;
-/// an output not aligned to its element size is written with plain stores only.
+/// o[i] = value_at(i) for i < n, writing whole 64-byte lines with streaming stores.
+/// Unaligned heads and tails use plain stores; an output not aligned to its element
+/// size is written with plain stores only.
 template <class O, class Fn>
 void stream_row(std::int64_t n, O* __restrict o, const Fn& value_at) {
     std::int64_t i = 0;
@@ -230,16 +230,31 @@ void stream_row(std::int64_t n, O* __restrict o, const Fn& value_at) {
     if constexpr (64 % sizeof(O) == 0) {
         if (reinterpret_cast<std::uintptr_t>(o) % sizeof(O) == 0) {
             for (; i < n && reinterpret_cast<std::uintptr_t>(o + i) % 64 != 0; ++i) o[i] = value_at(i);
-            for (; i + per_line <= n; i += per_line) {
-                alignas(64) O line[per_line];
-                for (std::int64_t k = 0; k < per_line; ++k) line[k] = value_at(i + k);
-                auto* dst = reinterpret_cast<__m128i*>(o + i);
-                const auto* src = reinterpret_cast<const __m128i*>(line);
+            // Lines are built in a ring of four and each is streamed out three lines later.
+            // Streamed right after it was built, a line's vector loads waited for its
+            // element stores, which store forwarding cannot combine (an i16 -> f32 cast
+            // of 8M elements: 5.4-5.6 ms, 1.9-2.0 ms this way). Building a whole 1 KiB block
+            // first also avoided that, but its burst of streaming stores no longer
+            // overlapped the computation (i64 / i64: 13.0 -> 17.3 ms).
+            constexpr std::int64_t ring_lines = 4;
+            alignas(64) O ring[ring_lines * per_line];
+            const std::int64_t lines = (n - i) / per_line;
+            auto stream_line = [&](std::int64_t j) {
+                auto* dst = reinterpret_cast<__m128i*>(o + i + j * per_line);
+                const auto* src = reinterpret_cast<const __m128i*>(ring + j % ring_lines * per_line);
                 _mm_stream_si128(dst + 0, _mm_load_si128(src + 0));
                 _mm_stream_si128(dst + 1, _mm_load_si128(src + 1));
                 _mm_stream_si128(dst + 2, _mm_load_si128(src + 2));
                 _mm_stream_si128(dst + 3, _mm_load_si128(src + 3));
+            };
+            for (std::int64_t j = 0; j < lines; ++j) {
+                O* slot = ring + j % ring_lines * per_line;
+                const std::int64_t first = i + j * per_line;
+                for (std::int64_t k = 0; k < per_line; ++k) slot[k] = value_at(first + k);
+                if (j >= ring_lines - 1) stream_line(j - (ring_lines - 1));
             }
+            for (std::int64_t j = std::max<std::int64_t>(0, lines - (ring_lines - 1)); j < lines; ++j) stream_line(j);
+            i += lines * per_line;
         }
     }
 #endif

@@ -116,6 +116,33 @@ TEST_CASE("outputs beyond the streaming threshold get every element right", "[op
     CHECK(nt::max(roots).at() == 2.0f);
 }
 
+TEST_CASE("streamed outputs of the compiler's loops get every element right", "[ops][stream]") {
+    // Casts and 64-bit division have no SIMD row kernel: outputs of >= 32 MiB go
+    // through stream_row, which builds lines in a ring and streams each out three lines
+    // later. Rows of odd lengths, and an output that starts one element into a line,
+    // move where each row's lines start and end.
+    const std::int64_t n = (std::int64_t{33} << 20) / 8 / 3 + 5;  // 3 rows: > 32 MiB of doubles
+    const auto a = nt::arange<std::int64_t>(3 * n).reshape({3, n}) - n;
+    const auto b = nt::arange<std::int64_t>(3 * n).reshape({3, n}) % 7 + 1;
+    auto storage = nt::zeros<double>({3 * n + 1});
+    auto out = storage.slice(0, 1).reshape({3, n});
+    nt::divide(a, b, out);
+    const std::vector<double> got = out.to_vector();
+    const std::vector<std::int64_t> av = a.to_vector(), bv = b.to_vector();
+    std::int64_t wrong = 0;
+    for (std::size_t k = 0; k < av.size(); ++k)
+        wrong += got[k] != static_cast<double>(av[k]) / static_cast<double>(bv[k]);
+    CHECK(wrong == 0);
+    const std::int64_t m = (std::int64_t{33} << 20) / 4 / 3 + 5;  // 3 rows: > 32 MiB of floats
+    const auto i16 = nt::astype<std::int16_t>(nt::arange<std::int32_t>(3 * m).reshape({3, m}) % 60000 - 30000);
+    const std::vector<float> got_cast = nt::astype<float>(i16).to_vector();
+    const std::vector<std::int16_t> iv = i16.to_vector();
+    std::int64_t wrong_cast = 0;
+    for (std::size_t k = 0; k < iv.size(); ++k) wrong_cast += got_cast[k] != static_cast<float>(iv[k]);
+    CHECK(wrong_cast == 0);
+    CHECK(storage.at(0) == 0.0);  // the element before the view is untouched
+}
+
 TEST_CASE("uint8 sums over a long contiguous axis count every element", "[ops][reduce]") {
     // GCC 12 -O3 miscompiled the eight-accumulator fold for wrapping integer sums of
     // uint8: sum(ones<uint8>({24})) was 9 and {1000} gave 811 (mean and prod were right).
