@@ -423,7 +423,7 @@ void copy_strided(void* dst, std::span<const std::int64_t> dst_strides, const vo
 
 const void* reorder_reused_gather(std::span<const std::int64_t> shape, std::span<const std::int64_t> out_strides,
                                   const void* data, std::span<const std::int64_t> strides, std::size_t element_size,
-                                  dims& new_strides, std::unique_ptr<std::byte[]>& scratch) {
+                                  dims& new_strides, scratch_buffer& scratch) {
     new_strides.clear();
     const std::size_t nd = shape.size();
     if (nd < 2 || strides.size() != nd || out_strides.size() != nd) return data;
@@ -440,11 +440,13 @@ const void* reorder_reused_gather(std::span<const std::int64_t> shape, std::span
     const auto es = static_cast<std::int64_t>(element_size);
     if (!reused || total < reorder_min_elements || fastest < 0) return data;
     if (iabs(strides[static_cast<std::size_t>(fastest)]) * es < blocking_stride_bytes) return data;
-    // The output's axis order, outermost first; the copy is C-contiguous in it.
+    // The output's axis order, outermost first; the copy is C-contiguous in it. Only
+    // axes of size 1, which the copy skips, can tie, so std::sort will do (stable_sort
+    // allocates a buffer on every call).
     small_vector<std::size_t, 8> order;
     for (std::size_t d = 0; d < nd; ++d) order.push_back(d);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t x, std::size_t y) { return iabs(out_strides[x]) > iabs(out_strides[y]); });
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t x, std::size_t y) { return iabs(out_strides[x]) > iabs(out_strides[y]); });
     new_strides = dims(nd, 0);
     dims copy_shape(shape.begin(), shape.end());
     std::int64_t step = 1;
@@ -457,9 +459,9 @@ const void* reorder_reused_gather(std::span<const std::int64_t> shape, std::span
         new_strides[d] = step;
         step *= shape[d];
     }
-    scratch.reset(new std::byte[static_cast<std::size_t>(own * es)]);
-    copy_strided(scratch.get(), new_strides.span(), data, strides, copy_shape.span(), element_size);
-    return scratch.get();
+    scratch = scratch_buffer(static_cast<std::size_t>(own * es));
+    copy_strided(scratch.as<void>(), new_strides.span(), data, strides, copy_shape.span(), element_size);
+    return scratch.as<void>();
 }
 
 void fill_strided(void* dst, std::span<const std::int64_t> dst_strides, std::span<const std::int64_t> shape,

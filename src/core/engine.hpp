@@ -19,6 +19,7 @@
 // `a += b`); inputs that partially overlap the output give unspecified results.
 #pragma once
 
+#include "allocator.hpp"
 #include "nt/small_vector.hpp"
 #include "nt/threads.hpp"
 
@@ -92,7 +93,7 @@ inline constexpr std::int64_t reorder_min_elements = std::int64_t{1} << 15;
 [[nodiscard]] const void* reorder_reused_gather(std::span<const std::int64_t> shape,
                                                 std::span<const std::int64_t> out_strides, const void* data,
                                                 std::span<const std::int64_t> strides, std::size_t element_size,
-                                                dims& new_strides, std::unique_ptr<std::byte[]>& scratch);
+                                                dims& new_strides, scratch_buffer& scratch);
 
 /// Copies src to dst element by element (both over `shape`, strides in elements, any
 /// element size); memcpy for runs contiguous in both. dst and src must not overlap.

@@ -90,12 +90,13 @@ TEST_CASE("in-place forms compute in the promoted type and convert back", "[ops]
 }
 
 TEST_CASE("outputs beyond the streaming threshold get every element right", "[ops][stream]") {
-    // Outputs of >= 32 MiB are written with streaming stores in whole 64-byte lines;
+    // Outputs of >= 32 MiB are written with streaming stores in whole 64-byte lines
+    // (unless an input is broadcast along the row, so `b` is materialised to (2, n));
     // an output starting mid-line (offset by one element) exercises the plain-store
     // head and tail. Compared element by element with a scalar loop.
     const std::int64_t n = (std::int64_t{33} << 20) / 4 + 7;  // > 32 MiB of floats, odd tail
     const auto a = nt::arange<float>(static_cast<double>(n)).reshape({1, n});
-    const auto b = nt::tensor<float>({0.5f, -1.0f}).reshape({2, 1});
+    const auto b = nt::tensor<float>({0.5f, -1.0f}).reshape({2, 1}) + nt::zeros<float>({1, n});
     auto storage = nt::zeros<float>({2 * n + 1});
     auto out = storage.slice(0, 1).reshape({2, n});  // a view starting 4 bytes into a line
     REQUIRE(out.shares_storage(storage));

@@ -985,14 +985,15 @@ void reduce_typed(reduce_op op, std::span<const std::int64_t> shape, std::span<c
                 scratch_strides[d] = out_shape[d] == 1 ? 0 : n;
                 n *= out_shape[d];
             }
-            std::unique_ptr<float[]> scratch(new float[static_cast<std::size_t>(n > 0 ? n : 1)]);
-            if (op == reduce_op::prod) reduce<float, T>(shape, scratch.get(), scratch_strides, in, is, prod_op<float>{});
-            else reduce<float, T>(shape, scratch.get(), scratch_strides, in, is, sum_op<float>{});
+            const scratch_buffer buffer(static_cast<std::size_t>(n) * sizeof(float));
+            float* const scratch = buffer.as<float>();
+            if (op == reduce_op::prod) reduce<float, T>(shape, scratch, scratch_strides, in, is, prod_op<float>{});
+            else reduce<float, T>(shape, scratch, scratch_strides, in, is, sum_op<float>{});
             if (op == reduce_op::mean) {
                 const float divisor = static_cast<float>(count);
-                for (std::int64_t i = 0; i < n; ++i) scratch[static_cast<std::size_t>(i)] /= divisor;
+                for (std::int64_t i = 0; i < n; ++i) scratch[i] /= divisor;
             }
-            bulk_half_cast<half, float>(out_shape, static_cast<half*>(out), out_strides, scratch.get(), scratch_strides);
+            bulk_half_cast<half, float>(out_shape, static_cast<half*>(out), out_strides, scratch, scratch_strides);
             return;
         }
     }
@@ -1096,7 +1097,7 @@ template <class T>
                                         std::span<const std::int64_t> os, const T* a, std::span<const std::int64_t> as,
                                         const T* b, std::span<const std::int64_t> bs) {
     dims a_order, b_order;
-    std::unique_ptr<std::byte[]> a_copy, b_copy;
+    scratch_buffer a_copy, b_copy;
     a = static_cast<const T*>(reorder_reused_gather(shape, os, a, as, sizeof(T), a_order, a_copy));
     if (!a_order.empty()) as = a_order.span();
     b = static_cast<const T*>(reorder_reused_gather(shape, os, b, bs, sizeof(T), b_order, b_copy));
