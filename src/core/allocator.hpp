@@ -65,6 +65,11 @@ public:
     [[nodiscard]] T* as() const noexcept {
         return static_cast<T*>(data_);
     }
+    [[nodiscard]] std::size_t size() const noexcept { return bytes_; }
+    /// Makes room for at least `bytes` (the contents are not kept when it grows).
+    void reserve(std::size_t bytes) {
+        if (bytes > bytes_) *this = scratch_buffer(bytes);
+    }
 
 private:
     void* data_ = nullptr;

@@ -16,6 +16,7 @@
 //    of 8 rows, so the error grows like log(rows) too.
 #pragma once
 
+#include "allocator.hpp"
 #include "nt/small_vector.hpp"
 #include "nt/threads.hpp"
 #include "simd.hpp"
@@ -339,7 +340,8 @@ void reduce_inner(const reduce_plan& plan, Acc* out, const In* in, const Op& op)
         else body(0, plan.kept);
         return;
     }
-    std::unique_ptr<Acc[]> partial(new Acc[static_cast<std::size_t>(plan.kept * blocks)]);
+    const scratch_buffer partials(static_cast<std::size_t>(plan.kept * blocks) * sizeof(Acc));
+    Acc* const partial = partials.as<Acc>();
     // any and all: a block that decides its output element (a true for any, a false for
     // all) is repeated into the element's later blocks of this range instead of reading
     // them; the combined result is the same.
@@ -367,7 +369,7 @@ void reduce_inner(const reduce_plan& plan, Acc* out, const In* in, const Op& op)
     for (std::int64_t k = 0; k < plan.kept; ++k) {
         std::int64_t io, oo;
         kept_offsets(plan, k, nk, io, oo);
-        *reinterpret_cast<Acc*>(obase + oo) = combine_partials(partial.get() + k * blocks, blocks, 1, op);
+        *reinterpret_cast<Acc*>(obase + oo) = combine_partials(partial + k * blocks, blocks, 1, op);
     }
 }
 
@@ -470,7 +472,9 @@ void reduce_outer(const reduce_plan& plan, Acc* out, const In* in, const Op& op)
         if (half > 8) half -= half % 8;
         n = std::max(half, n - half);
     }
-    std::unique_ptr<Acc[]> partial(blocks > 1 ? new Acc[static_cast<std::size_t>(plan.kept * blocks)] : nullptr);
+    scratch_buffer partials;
+    if (blocks > 1) partials = scratch_buffer(static_cast<std::size_t>(plan.kept * blocks) * sizeof(Acc));
+    Acc* const partial = partials.as<Acc>();
     auto body = [&](std::int64_t u0, std::int64_t u1) {
         std::unique_ptr<Acc[]> buf(new Acc[static_cast<std::size_t>(row_width * buffer_rows)]);
         for (std::int64_t u = u0; u < u1; ++u) {
@@ -491,7 +495,7 @@ void reduce_outer(const reduce_plan& plan, Acc* out, const In* in, const Op& op)
             } else if (blocks == 1) {
                 for (std::int64_t j = 0; j < w; ++j) *reinterpret_cast<Acc*>(obase + oo + (j0 + j) * vout) = acc[j];
             } else {
-                Acc* dst = partial.get() + (b * ko_count + ko) * nv + j0;
+                Acc* dst = partial + (b * ko_count + ko) * nv + j0;
                 std::copy(acc, acc + w, dst);
             }
         }
@@ -505,7 +509,7 @@ void reduce_outer(const reduce_plan& plan, Acc* out, const In* in, const Op& op)
         kept_offsets(plan, ko, nk - 1, io, oo);
         for (std::int64_t j = 0; j < nv; ++j)
             *reinterpret_cast<Acc*>(obase + oo + j * vout) =
-                combine_partials(partial.get() + ko * nv + j, blocks, ko_count * nv, op);
+                combine_partials(partial + ko * nv + j, blocks, ko_count * nv, op);
     }
 }
 

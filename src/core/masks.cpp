@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "allocator.hpp"
 #include "convert.hpp"
 #include "copy.hpp"
 #include "core_errors.hpp"
@@ -88,10 +89,11 @@ tensor_base masked_select(const tensor_base& t, const tensor_base& mask) {
     // that order (t itself when C-contiguous, else a contiguous copy).
     const std::int64_t n = t.size();
     const auto count = static_cast<std::size_t>(n);
-    std::unique_ptr<bool[]> flags(new bool[count ? count : 1]);
-    copy_elements(flags.get(), nt::layout::c_contiguous(t.shape()), mask.storage(),
+    const scratch_buffer buffer(count);
+    bool* const flags = buffer.as<bool>();
+    copy_elements(flags, nt::layout::c_contiguous(t.shape()), mask.storage(),
                   nt::layout(t.shape(), ms.span(), mask.layout().offset()), sizeof(bool));
-    const auto selected = std::count(flags.get(), flags.get() + count, true);
+    const auto selected = std::count(flags, flags + count, true);
     const std::int64_t out_shape[1] = {static_cast<std::int64_t>(selected)};
     tensor_base out = tensor_base::allocate(t.type(), out_shape, {}, op);
     const tensor_base source = t.is_contiguous() ? t : t.clone();

@@ -3,6 +3,7 @@
 // contiguous copy whose processed axis (or reduced axes) comes last, so every line is
 // a contiguous run; the element type is dispatched once per call.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "allocator.hpp"
 #include "element_types.hpp"
 #include "engine_reduce.hpp"
 #include "vector_sort.hpp"
@@ -196,7 +198,7 @@ bool order_if_monotonic(T* row, std::int64_t n) {
 /// 32- and 64-bit types, an LSD radix sort for long rows of narrower ones; a row in
 /// order already, or in reverse order, in one pass.
 template <class T>
-void sort_values(T* row, std::int64_t n, std::vector<unsigned char>& scratch) {
+void sort_values(T* row, std::int64_t n, scratch_buffer& scratch) {
     constexpr std::int64_t radix_from = 512;  // below: a comparison sort is as fast
     T* const end = row + n;
     T* numbers_end = end;
@@ -236,13 +238,13 @@ void sort_values(T* row, std::int64_t n, std::vector<unsigned char>& scratch) {
             return;
         }
         using K = sort_key_t<T>;
-        scratch.resize(static_cast<std::size_t>(m) * 2 * sizeof(K));
-        K* keys = reinterpret_cast<K*>(scratch.data());
+        scratch.reserve(static_cast<std::size_t>(m) * 2 * sizeof(K));
+        K* keys = scratch.as<K>();
         K* other = keys + m;
         // Every digit's histogram in the pass that makes the keys: one read, not one
         // per digit.
         constexpr unsigned digits = sizeof(K);
-        std::vector<std::int64_t> counts(digits * 257, 0);
+        std::array<std::int64_t, digits * 257> counts{};
         for (std::int64_t i = 0; i < m; ++i) {
             const K k = to_key(row[i]);
             keys[i] = k;
@@ -399,9 +401,10 @@ tensor_base variance(const tensor_base& t, axes_arg axes, bool every_axis, std::
             reduce<F, T>(t.shape(), dst, rs.output_strides, src, t.strides(), sum_op<F>{});
             const F items = static_cast<F>(n);
             for (std::int64_t i = 0; i < count; ++i) dst[i] /= items;
-            const std::vector<F> centre(dst, dst + count);  // same layout as dst: contiguous
+            const scratch_buffer centre(static_cast<std::size_t>(count) * sizeof(F));  // laid out as dst
+            std::copy(dst, dst + count, centre.as<F>());
             sq_dev_op<F> deviations;
-            deviations.centre = reinterpret_cast<const char*>(centre.data());
+            deviations.centre = centre.as<const char>();
             reduce<F, T>(t.shape(), dst, rs.output_strides, src, t.strides(), deviations);
             // NumPy clamps the divisor at 0: n <= ddof gives inf, or NaN for a zero sum.
             const F divisor = static_cast<F>(std::max<std::int64_t>(n - ddof, 0));
@@ -560,7 +563,7 @@ tensor_base sort_along(const tensor_base& t, const Axis& axis, bool indices, std
     if (indices) positions = tensor_base::allocate(dtype::i64, lines.shape(), lines.names(), op);
     if (n > 0) {
         const std::int64_t rows = lines.size() / n;
-        std::vector<unsigned char> scratch;
+        scratch_buffer scratch;
         on_type(lines, [&](auto type) {
             using T = typename decltype(type)::type;
             T* row = elements<T>(lines);
@@ -623,7 +626,7 @@ tensor_base unique_values(const tensor_base& t, tensor_base* counts) {
     on_type(sorted, [&](auto type) {
         using T = typename decltype(type)::type;
         T* p = elements<T>(sorted);
-        std::vector<unsigned char> scratch;
+        scratch_buffer scratch;
         sort_values(p, total, scratch);
         for (std::int64_t i = 0; i < total; ++i) {
             if (distinct > 0 && same_value(p[distinct - 1], p[i])) {
