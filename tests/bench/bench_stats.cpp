@@ -3,8 +3,9 @@
 // (stats_cases) times the same workloads in NumPy under the same labels:
 //   stddev over (?,C,D,H,W) = (4,8,32,64,64) f32 with axes {0, D, H, W},
 //   cumsum of a (1024,4096) f32 along the last and along the first axis,
-//   sort of 1e7 f32, unique_counts of 1e7 uint8 labels, one_hot of 1e7 labels into 4
-//   classes, bincount of 1e7.
+//   sort and stable argsort of 1e7 f32, the 10 largest of each 1024-element row of a
+//   (4096,1024) f32 (NumPy: argpartition, then the 10 in order), unique_counts of 1e7
+//   uint8 labels, one_hot of 1e7 labels into 4 classes, bincount of 1e7.
 // CTest smoke-runs only the small cases (nt_bench_smoke_filter_bench_stats).
 #include <benchmark/benchmark.h>
 
@@ -63,6 +64,28 @@ void BM_sort(benchmark::State& state) {
 }
 BENCHMARK(BM_sort)->Arg(10'000'000)->Name("sort 1e7 f32")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_sort)->Arg(1000)->Name("sort 1e3 f32")->UseRealTime();
+
+void BM_argsort(benchmark::State& state) {
+    const auto x = random_floats({state.range(0)}, {});
+    for (auto _ : state) {
+        auto s = nt::argsort(x);
+        benchmark::DoNotOptimize(s.data());
+    }
+    set_bytes(state, x.size() * (4 + 8));
+}
+BENCHMARK(BM_argsort)->Arg(10'000'000)->Name("argsort 1e7 f32")->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_argsort)->Arg(1000)->Name("argsort 1e3 f32")->UseRealTime();
+
+void BM_topk(benchmark::State& state) {
+    const auto x = random_floats({state.range(0), 1024}, {});
+    for (auto _ : state) {
+        auto [values, indices] = nt::topk(x, 10, 1);
+        benchmark::DoNotOptimize(indices.data());
+    }
+    set_bytes(state, x.size() * 4);
+}
+BENCHMARK(BM_topk)->Arg(4096)->Name("topk 10 of (4096,1024) f32 rows")->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_topk)->Arg(4)->Name("topk 10 of (4,1024) f32 rows")->UseRealTime();
 
 void BM_unique_counts(benchmark::State& state) {
     auto labels = nt::empty<std::uint8_t>({state.range(0)});

@@ -223,6 +223,14 @@ def stats_cases(results):
     results["cumsum (1024,4096) f32 along H"] = median_time(lambda: np.cumsum(c, axis=0))
     s = rng.uniform(-1000, 1000, 10_000_000).astype(np.float32)
     results["sort 1e7 f32"] = median_time(lambda: np.sort(s))
+    results["argsort 1e7 f32"] = median_time(lambda: np.argsort(s, kind="stable"))
+    rows = rng.uniform(-1000, 1000, (4096, 1024)).astype(np.float32)
+
+    def topk():
+        part = np.argpartition(-rows, 10, axis=1)[:, :10]
+        order = np.argsort(-np.take_along_axis(rows, part, 1), axis=1, kind="stable")
+        return np.take_along_axis(part, order, 1)
+    results["topk 10 of (4096,1024) f32 rows"] = median_time(topk)
     labels = rng.integers(0, 4, 10_000_000).astype(np.uint8)
     results["unique_counts 1e7 u8"] = median_time(lambda: np.unique(labels, return_counts=True))
     results["one_hot 1e7 u8 into 4 classes"] = median_time(

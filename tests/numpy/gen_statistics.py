@@ -208,8 +208,9 @@ def gen_case(rng):
     rank = rng.randint(0 if op in REDUCTIONS or op in ("var", "stddev", "unique", "unique_counts", "quantile")
                        else 1, 3)
     shape = tuple(rng.randint(1, 5) if rng.random() > 0.06 else 0 for _ in range(rank))
-    if op == "sort" and rng.random() < 0.3:
-        shape = (rng.randint(1, 3), rng.randint(512, 2500))  # long rows: the radix sort path
+    if op in ("sort", "argsort", "topk") and rng.random() < 0.3:
+        # Long rows: the radix sort path, and the packed-key vqsort of argsort and topk.
+        shape = (rng.randint(1, 3), rng.randint(256, 2500))
         rank = 2
     names = rng.sample(NAMES, rank) if rank and rng.random() < 0.5 else None
     a = rand_values(rng, tag, shape)
