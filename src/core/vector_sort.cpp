@@ -27,4 +27,9 @@ void vector_sort(std::int64_t* keys, std::int64_t n) { sort_keys(keys, n); }
 void vector_sort(std::uint32_t* keys, std::int64_t n) { sort_keys(keys, n); }
 void vector_sort(std::uint64_t* keys, std::int64_t n) { sort_keys(keys, n); }
 
+static_assert(sizeof(key128) == sizeof(hwy::uint128_t) && alignof(key128) == alignof(hwy::uint128_t));
+// The keys cross into libhwy_contrib as its own type: no code here reads them through
+// both types.
+void vector_sort(key128* keys, std::int64_t n) { sort_keys(reinterpret_cast<hwy::uint128_t*>(keys), n); }
+
 }  // namespace nt::detail

@@ -16,4 +16,12 @@ void vector_sort(std::int64_t* keys, std::int64_t n);
 void vector_sort(std::uint32_t* keys, std::int64_t n);
 void vector_sort(std::uint64_t* keys, std::int64_t n);
 
+/// A 128-bit key ordered by `hi`, then `lo` (Highway's uint128_t: the same layout).
+struct alignas(16) key128 {
+    std::uint64_t lo;
+    std::uint64_t hi;
+};
+/// Sorts keys[0, n) ascending by (hi, lo).
+void vector_sort(key128* keys, std::int64_t n);
+
 }  // namespace nt::detail

@@ -209,9 +209,13 @@ def gen_case(rng):
                        else 1, 3)
     shape = tuple(rng.randint(1, 5) if rng.random() > 0.06 else 0 for _ in range(rank))
     if op in ("sort", "argsort", "topk") and rng.random() < 0.3:
-        # Long rows: the radix sort path, and the packed-key vqsort of argsort and topk.
+        # Long rows: the radix sort path, and the packed-key vqsort of argsort and topk
+        # (from 256 elements, and from 16384 for 64-bit types).
         shape = (rng.randint(1, 3), rng.randint(256, 2500))
         rank = 2
+        if op != "sort" and tag in ("i64", "u64", "f64") and rng.random() < 0.4:
+            shape = (rng.randint(16384, 17000),)
+            rank = 1
     names = rng.sample(NAMES, rank) if rank and rng.random() < 0.5 else None
     a = rand_values(rng, tag, shape)
     if op in ("var", "stddev") and tag == "f64" and rng.random() < 0.4:
