@@ -47,10 +47,8 @@ class scratch_buffer {
 public:
     scratch_buffer() = default;
     explicit scratch_buffer(std::size_t bytes) : data_(allocate(bytes)), bytes_(bytes) {}
-    scratch_buffer(scratch_buffer&& other) noexcept : data_(other.data_), bytes_(other.bytes_) {
-        other.data_ = nullptr;
-        other.bytes_ = 0;
-    }
+    scratch_buffer(scratch_buffer&& other) noexcept
+        : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
     scratch_buffer& operator=(scratch_buffer&& other) noexcept {
         if (this != &other) {
             deallocate(data_, bytes_);

@@ -4,7 +4,6 @@
 // of assign (align_to_destination); the writes are the where kernel run in place.
 #include <algorithm>
 #include <cstring>
-#include <memory>
 #include <string>
 
 #include "allocator.hpp"
