@@ -92,12 +92,14 @@ void align_to_destination(std::string_view op_name, const spec& destination, con
 
 template <class T>
 Tensor<T> empty_result(const spec& s) {
-    return Tensor<T>(tensor_base::allocate_result(dtype_of<T>, s, "result"));
+    return Tensor<T>(in_place_base, [&] { return tensor_base::allocate_result(dtype_of<T>, s, "result"); });
 }
 // The result of operands aligned by alignment_of (see alignment::result).
 template <class T>
 Tensor<T> empty_result(const alignment& al) {
-    return Tensor<T>(tensor_base::allocate_result(dtype_of<T>, al.result, al.result_names, al.result_count, "result"));
+    return Tensor<T>(in_place_base, [&] {
+        return tensor_base::allocate_result(dtype_of<T>, al.result, al.result_names, al.result_count, "result");
+    });
 }
 
 // The operand in the computation's type: a reference to the same handle when it
@@ -233,8 +235,9 @@ Tensor<R> binary_same_type(binary_op op, std::string_view name, const Tensor<C>&
         const operand_view operands[2] = {view_of(a), view_of(b)};
         al = &alignment_of(name, operands, union_axes);
     }
-    Tensor<R> out = plain ? Tensor<R>(tensor_base::allocate_like(dtype_of<R>, wider(a.base(), b.base()),
-                                                                 rows.n0 * rows.n1, "result"))
+    Tensor<R> out = plain ? Tensor<R>(in_place_base, [&] {
+        return tensor_base::allocate_like(dtype_of<R>, wider(a.base(), b.base()), rows.n0 * rows.n1, "result");
+    })
                           : empty_result<R>(*al);
     if (plain) run_binary_rows<C>(op, rows, out.mutable_data(), a.data(), b.data());
     else run_aligned<C>(op, *al, out, true, a.data(), b.data());

@@ -57,6 +57,12 @@ public:
     Tensor() : b_(dtype_of<T>) {}
     /// Adopts an untyped handle. Throws type_mismatch if its dtype is not T's.
     explicit Tensor(detail::tensor_base base) : b_(std::move(base)) { b_.check_type(dtype_of<T>); }
+    /// Adopts the handle `make()` returns, built in place (the fresh results of operations).
+    template <class Make>
+        requires std::same_as<std::invoke_result_t<Make>, detail::tensor_base>
+    Tensor(detail::in_place_base_t, Make&& make) : b_(std::forward<Make>(make)()) {
+        b_.check_type(dtype_of<T>);
+    }
 
     /// Wraps external memory without copying: `ptr` is the element at index 0..0,
     /// `strides` are in elements (empty: C order; may be negative or 0), `owner`

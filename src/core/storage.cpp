@@ -40,25 +40,32 @@ struct alignas(storage_alignment) storage_chunk {
 };
 constexpr std::size_t shared_block_max_bytes = 4096;
 
-storage_block allocate_storage(std::size_t bytes) {
-    storage_block block;
+namespace detail {
+
+void* allocate_owned(std::size_t bytes, std::shared_ptr<void>& owner) {
     if (bytes <= shared_block_max_bytes) {
         const std::size_t chunks = std::max<std::size_t>(1, (bytes + sizeof(storage_chunk) - 1) / sizeof(storage_chunk));
-        std::shared_ptr<storage_chunk[]> owner =
+        std::shared_ptr<storage_chunk[]> block =
             std::allocate_shared_for_overwrite<storage_chunk[]>(control_block_allocator<storage_chunk>{}, chunks);
-        block.data = owner.get();
-        block.owner = std::move(owner);
-        block.bytes = bytes;
-        return block;
+        void* data = block.get();
+        owner = std::move(block);
+        return data;
     }
     void* p = detail::allocate(bytes);
     try {
-        block.owner = std::shared_ptr<void>(p, storage_deleter{bytes}, control_block_allocator<char>{});
+        owner = std::shared_ptr<void>(p, storage_deleter{bytes}, control_block_allocator<char>{});
     } catch (...) {
         detail::deallocate(p, bytes);
         throw;
     }
-    block.data = p;
+    return p;
+}
+
+}  // namespace detail
+
+storage_block allocate_storage(std::size_t bytes) {
+    storage_block block;
+    block.data = detail::allocate_owned(bytes, block.owner);
     block.bytes = bytes;
     return block;
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "allocator.hpp"
 #include "core_errors.hpp"
 #include "convert.hpp"
 #include "copy.hpp"
@@ -62,6 +63,12 @@ tensor_base::tensor_base(dtype d, std::shared_ptr<void> owner, std::byte* storag
     : owner_(std::move(owner)), storage_(storage), extent_(extent), layout_(layout), names_(names),
       read_only_(read_only), dtype_(d) {}
 
+tensor_base::tensor_base(dtype d, std::size_t bytes, std::int64_t extent, const nt::layout& layout,
+                         const name_list& names)
+    : extent_(extent), layout_(layout), names_(names), dtype_(d) {
+    storage_ = static_cast<std::byte*>(allocate_owned(bytes, owner_));
+}
+
 tensor_base tensor_base::allocate(dtype d, std::span<const std::int64_t> shape, std::span<const name> names,
                                   std::string_view op) {
     check_shape(shape, op);
@@ -95,8 +102,7 @@ tensor_base tensor_base::allocate_result(dtype d, const nt::layout& c_layout, co
         fail(errc::invalid_argument, op, "shape " + shape_text(c_layout.sizes()) + " has too many elements for 64-bit sizes");
     if (__builtin_mul_overflow(static_cast<std::size_t>(count), size_of(d), &bytes))
         fail(errc::invalid_argument, op, "shape " + shape_text(c_layout.sizes()) + " needs more bytes than memory can address");
-    storage_block block = allocate_storage(bytes);
-    return tensor_base(d, std::move(block.owner), static_cast<std::byte*>(block.data), count, c_layout, names, false);
+    return tensor_base(d, bytes, count, c_layout, names);
 }
 
 tensor_base tensor_base::allocate_like(dtype d, const tensor_base& like, std::int64_t count, std::string_view op) {
@@ -110,9 +116,7 @@ tensor_base tensor_base::fresh(dtype d, std::span<const std::int64_t> shape, nam
     if (!count) fail(errc::invalid_argument, op, "shape " + shape_text(shape) + " has too many elements for 64-bit sizes");
     if (__builtin_mul_overflow(static_cast<std::size_t>(*count), size_of(d), &bytes))
         fail(errc::invalid_argument, op, "shape " + shape_text(shape) + " needs more bytes than memory can address");
-    storage_block block = allocate_storage(bytes);
-    return tensor_base(d, std::move(block.owner), static_cast<std::byte*>(block.data), *count,
-                       nt::layout::c_contiguous(shape), std::move(names), false);
+    return tensor_base(d, bytes, *count, nt::layout::c_contiguous(shape), names);
 }
 
 tensor_base tensor_base::wrap(dtype d, void* ptr, std::span<const std::int64_t> shape,
@@ -190,8 +194,7 @@ std::int64_t tensor_base::element_offset(std::span<const std::int64_t> index, co
     return off;
 }
 
-void tensor_base::check_writable(const char* op) const {
-    if (!read_only_) return;
+void tensor_base::throw_read_only(const char* op) const {
     if (!layout_.has_self_overlap())
         fail(errc::read_only, op,
              "tensor " + describe() +

@@ -51,6 +51,13 @@ constexpr index_item to_index_item(I i) noexcept {
 constexpr index_item to_index_item(all_t) noexcept { return {index_item::kind::all, 0, {}}; }
 constexpr index_item to_index_item(const range& r) noexcept { return {index_item::kind::range, 0, r}; }
 
+/// Tag of the handles' constructor from a callable returning a tensor_base: the base is
+/// built in place (guaranteed elision), where adopting a tensor_base moves ~270 bytes.
+struct in_place_base_t {
+    explicit in_place_base_t() = default;
+};
+inline constexpr in_place_base_t in_place_base{};
+
 /// The untyped tensor handle. Copying shares the storage.
 class tensor_base {
 public:
@@ -127,8 +134,11 @@ public:
     /// Offset in elements from the storage start of the element at `index`. Throws
     /// invalid_argument (wrong number of indices) or index_out_of_range, naming `op`.
     [[nodiscard]] std::int64_t element_offset(std::span<const std::int64_t> index, const char* op) const;
-    /// Throws read_only, naming `op`, when this is a read-only view.
-    void check_writable(const char* op) const;
+    /// Throws read_only, naming `op`, when this is a read-only view. Inline: every
+    /// mutable_data() asks, a fresh result's too.
+    void check_writable(const char* op) const {
+        if (read_only_) throw_read_only(op);
+    }
     /// Throws type_mismatch unless this holds `expected` elements. Inline: every
     /// typed result passes here.
     void check_type(dtype expected) const {
@@ -187,6 +197,10 @@ public:
     [[nodiscard]] tensor_base with(nt::layout l, name_list names, bool read_only) const;
 
 private:
+    // A fresh C-contiguous block of `bytes` for `extent` elements: the owner is
+    // allocated into its member (see allocate_owned).
+    tensor_base(dtype d, std::size_t bytes, std::int64_t extent, const nt::layout& layout, const name_list& names);
+    [[noreturn]] void throw_read_only(const char* op) const;
     std::byte* offset_data() const noexcept;
     // A C-contiguous block for `shape` (sizes already valid); checks only the count.
     static tensor_base fresh(dtype d, std::span<const std::int64_t> shape, name_list names, std::string_view op);
