@@ -30,6 +30,7 @@
 #endif
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <tuple>
@@ -72,8 +73,8 @@ struct loop_plan {
 [[nodiscard]] const loop_plan& cached_loop_plan(std::span<const std::int64_t> shape,
                                                 std::span<const operand_layout> operands);
 
-/// Below this many elements reorder_reused_gather never copies: the tiles stay in
-/// cache anyway. Callers may skip the call on that test alone.
+/// Below this many elements run_reordered never copies: the tiles stay in cache
+/// anyway. Callers may skip the call on that test alone.
 inline constexpr std::int64_t reorder_min_elements = std::int64_t{1} << 15;
 
 /// The number of elements of `shape` (1 for rank 0). Sizes must not overflow.
@@ -82,18 +83,6 @@ inline constexpr std::int64_t reorder_min_elements = std::int64_t{1} << 15;
     for (std::int64_t s : shape) n *= s;
     return n;
 }
-
-/// An input of an element-wise operation over `shape` (strides in elements, output
-/// strides `out_strides`) that is gathered across the output's fastest axis (a stride of
-/// a cache line or more there) and broadcast over another axis is read in scattered
-/// tiles once per broadcast slice. When that holds (and the work is large), it is
-/// copied once into `scratch` in the output's axis order (broadcast axes left out) and
-/// the new data pointer is returned, with its strides (0 on broadcast axes) in
-/// `new_strides`; otherwise `data` is returned and `new_strides` left empty.
-[[nodiscard]] const void* reorder_reused_gather(std::span<const std::int64_t> shape,
-                                                std::span<const std::int64_t> out_strides, const void* data,
-                                                std::span<const std::int64_t> strides, std::size_t element_size,
-                                                dims& new_strides, scratch_buffer& scratch);
 
 /// Copies src to dst element by element (both over `shape`, strides in elements, any
 /// element size); memcpy for runs contiguous in both. dst and src must not overlap.
@@ -209,12 +198,17 @@ inline constexpr std::int64_t stream_min_bytes = std::int64_t{32} << 20;
 inline constexpr std::int64_t stream_min_row_bytes = 1024;
 
 /// Whether an output of `bytes` written over the operands at `base` (operand 0 the
-/// output) goes out with streaming stores: large, and not also an input. When an input
+/// output) goes out with streaming stores: large (or a slice of a large output), and
+/// not also an input. When an input
 /// is the output itself (`acc += x`), its lines are in cache when they are written, and
 /// streaming them out evicts them for nothing: an f32 (32,512,512) `acc += u16 volume`
 /// took 7.4-8.6 ms streamed, 4.0-4.2 ms with plain stores (2026-11-26).
+/// The bytes of the whole output while an operation runs a slice at a time on this
+/// thread (run_reordered), else 0: a slice is stored as its whole output would be.
+inline thread_local std::int64_t sliced_output_bytes = 0;
+
 [[nodiscard]] inline bool streaming_pays(std::int64_t bytes, const op_ptrs& base, int nops) noexcept {
-    if (bytes < stream_min_bytes) return false;
+    if (bytes < stream_min_bytes && sliced_output_bytes < stream_min_bytes) return false;
     for (int k = 1; k < nops; ++k)
         if (base[static_cast<std::size_t>(k)] == base[0]) return false;
     return true;
@@ -416,6 +410,25 @@ struct strided_input {
     const T* data;
     std::span<const std::int64_t> strides;
 };
+
+/// The operation run_reordered runs: over `shape`, into `out` (strides `out_strides`),
+/// from inputs a and b.
+using binary_body = std::function<void(std::span<const std::int64_t> shape, void* out,
+                                        std::span<const std::int64_t> out_strides, strided_input<void> a,
+                                        strided_input<void> b)>;
+
+/// Runs `body` over `shape` after putting in the output's axis order each input
+/// that is gathered across the output's fastest axis (a stride of a cache line or more
+/// there) and broadcast over another axis: read as it is, it would be read in
+/// scattered tiles once per broadcast slice. Such inputs are copied C-contiguous in the
+/// output's order (broadcast axes left out), from the allocator's cache of blocks.
+/// When every copied input changes along the output's outermost axis and one slice of
+/// the copies fits in cache, they are copied a slice at a time and `body` runs per
+/// slice, reading each copy again from cache for its broadcast; otherwise each is
+/// copied whole, once. `element_size` is the inputs' (and the output's) element size.
+void run_reordered(std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> out_strides,
+                   strided_input<void> a, strided_input<void> b, std::size_t element_size,
+                   const binary_body& body);
 
 /// The plan of the common case, recognised in a few comparisons instead of by the
 /// planner and its memo: the output row-major contiguous, and each input either the

@@ -731,6 +731,49 @@ def converting_cases(rng, cid):
     yield [f"case {cid} binary sub", a.lines(), b.lines(), out_line(binary_result("sub", a, b), ["?", "?"])]
 
 
+def reordered_cases(rng, cid):
+    """Named binary operations of 2^15 elements and more whose operand stored in another
+    axis order, and broadcast over an axis, is copied into the output's order first
+    (run_reordered in src/core/engine.cpp): a slice of the outermost axis at a time, or
+    whole when the operand is broadcast along that axis too; read through a negative
+    stride; first or second operand. Small integer values keep the data short."""
+    layouts = [
+        # op, dtype, host (N,C,H,W) sizes, the other's axes as stored, its reversed axis, other first
+        ("add", "uint8", (2, 3, 80, 72), "NWH", None, False),
+        ("sub", "float32", (2, 3, 80, 72), "NWH", None, True),
+        ("mul", "float64", (4, 2, 64, 64), "WH", None, False),
+        ("max", "int16", (2, 3, 72, 80), "NWH", 1, False),
+        ("add", "int64", (4, 2, 64, 64), "CWH", None, False),
+    ]
+    for op, dtype, sizes, stored_axes, reversed_axis, other_first in layouts:
+        host = np.array([rng.randint(-9, 9) for _ in range(int(np.prod(sizes)))]).astype(DTYPES[dtype])
+        host = host.reshape(sizes)
+        full = dict(zip("NCHW", sizes))
+        # The other operand over all four axes for NumPy, size 1 where it has no axis.
+        aligned_shape = [full[a] if a in stored_axes else 1 for a in "NCHW"]
+        aligned = np.array([rng.randint(-9, 9) for _ in range(int(np.prod(aligned_shape)))]).astype(DTYPES[dtype])
+        aligned = aligned.reshape(aligned_shape)
+        stored = np.transpose(aligned.reshape([full[a] for a in "NCHW" if a in stored_axes]),
+                              ["NCHW".index(a) - sum(1 for b in "NCHW"[:"NCHW".index(a)] if b not in stored_axes)
+                               for a in stored_axes])
+        view = "plain"
+        if reversed_axis is not None:
+            view = f"reversed:{reversed_axis}"
+            kept = np.flip(stored, reversed_axis)
+        else:
+            kept = stored
+        values = " ".join(fmt(v, dtype) for v in np.ravel(kept))
+        other_line = (f"in {dtype} {stored.ndim} {' '.join(map(str, stored.shape))} {' '.join(stored_axes)} {view} "
+                      f"{stored.size} {values}")
+        host_line = (f"in {dtype} 4 {' '.join(map(str, sizes))} N C H W plain {host.size} "
+                     f"{' '.join(fmt(v, dtype) for v in np.ravel(host))}")
+        with np.errstate(all="ignore"):
+            result = np.asarray(BINARY[op](aligned, host) if other_first else BINARY[op](host, aligned))
+        lines = [other_line, host_line] if other_first else [host_line, other_line]
+        yield [f"case {cid} binary {op}"] + lines + [out_line(result, list("NCHW"))]
+        cid += 1
+
+
 def sweeps(rng, cid):
     """Every binary and unary operation and every cast over every dtype, and every
     reduction over long contiguous and strided axes of every dtype."""
@@ -881,7 +924,8 @@ def main():
                                 f.write(line.rstrip() + "\n")
                             cid += 1
                             swept += 1
-            for case in itertools.chain(sweeps(rng, cid), converting_cases(rng, cid + 100000)):
+            for case in itertools.chain(sweeps(rng, cid), converting_cases(rng, cid + 100000),
+                                        reordered_cases(rng, cid + 200000)):
                 for line in case:
                     f.write(line.rstrip() + "\n")
                 cid += 1

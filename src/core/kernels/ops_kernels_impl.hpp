@@ -1089,20 +1089,19 @@ void dispatch_binary(binary_op op, std::span<const std::int64_t> shape, void* ou
     with_binary_op<T>(op, [&]<binary_op Op>() { binary_typed<Op, T>(shape, out, os, a, as, b, bs); });
 }
 
-// A gathered operand reused over a broadcast axis is put in output order once, then
-// the operation runs on the copy. Out of line: small work never comes here, and
-// keeps run_binary free of the scratch's set-up.
+// Gathered operands reused over a broadcast axis are put in output order first
+// (run_reordered), then the operation runs on the copies. Out of line: small work
+// never comes here, and keeps run_binary free of the copies' set-up.
 template <class T>
 [[gnu::noinline]] void binary_reordered(binary_op op, std::span<const std::int64_t> shape, void* out,
                                         std::span<const std::int64_t> os, const T* a, std::span<const std::int64_t> as,
                                         const T* b, std::span<const std::int64_t> bs) {
-    dims a_order, b_order;
-    scratch_buffer a_copy, b_copy;
-    a = static_cast<const T*>(reorder_reused_gather(shape, os, a, as, sizeof(T), a_order, a_copy));
-    if (!a_order.empty()) as = a_order.span();
-    b = static_cast<const T*>(reorder_reused_gather(shape, os, b, bs, sizeof(T), b_order, b_copy));
-    if (!b_order.empty()) bs = b_order.span();
-    dispatch_binary(op, shape, out, os, a, as, b, bs);
+    run_reordered(shape, out, os, {a, as}, {b, bs}, sizeof(T),
+                  [op](std::span<const std::int64_t> sh, void* o, std::span<const std::int64_t> ostr,
+                       strided_input<void> x, strided_input<void> y) {
+                      dispatch_binary(op, sh, o, ostr, static_cast<const T*>(x.data), x.strides,
+                                      static_cast<const T*>(y.data), y.strides);
+                  });
 }
 
 }  // namespace kernels
