@@ -506,9 +506,10 @@ const char* advanced(const void* p, std::int64_t elements, std::int64_t es) noex
 }  // namespace
 
 void run_reordered(std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> out_strides,
-                   strided_input<void> a, strided_input<void> b, std::size_t element_size,
-                   const binary_body& body) {
+                   std::size_t out_element_size, strided_input<void> a, strided_input<void> b,
+                   std::size_t element_size, const binary_body& body) {
     const auto es = static_cast<std::int64_t>(element_size);
+    const auto out_es = static_cast<std::int64_t>(out_element_size);
     const std::array<strided_input<void>, 2> inputs{a, b};
     std::array<gather_copy, 2> copies;
     bool any = false;
@@ -554,7 +555,7 @@ void run_reordered(std::span<const std::int64_t> shape, void* out, std::span<con
         if (copy.copied()) copy.shape[outer] = 1;
     dims slice_shape(shape.begin(), shape.end());
     slice_shape[outer] = 1;
-    const std::int64_t whole_bytes = element_count(shape) * es;
+    const std::int64_t whole_bytes = element_count(shape) * out_es;
     auto run_slices = [&](std::int64_t first, std::int64_t last) {
         // The slices' stores follow the whole output's size: a 3 MiB slice of a 60 MiB
         // result would otherwise take plain stores, and read each output line first.
@@ -579,7 +580,7 @@ void run_reordered(std::span<const std::int64_t> shape, void* out, std::span<con
                                 copies[k].shape.span(), element_size, true);
                 slice[k] = {scratch[k].as<void>(), copies[k].strides.span()};
             }
-            body(slice_shape.span(), const_cast<char*>(advanced(out, i * out_strides[outer], es)), out_strides,
+            body(slice_shape.span(), const_cast<char*>(advanced(out, i * out_strides[outer], out_es)), out_strides,
                  slice[0], slice[1]);
         }
     };

@@ -425,10 +425,11 @@ using binary_body = std::function<void(std::span<const std::int64_t> shape, void
 /// When every copied input changes along the output's outermost axis and one slice of
 /// the copies fits in cache, they are copied a slice at a time and `body` runs per
 /// slice, reading each copy again from cache for its broadcast; otherwise each is
-/// copied whole, once. `element_size` is the inputs' (and the output's) element size.
+/// copied whole, once. `element_size` is the inputs' element size, `out_element_size`
+/// the output's (a comparison writes bool, an integer division double).
 void run_reordered(std::span<const std::int64_t> shape, void* out, std::span<const std::int64_t> out_strides,
-                   strided_input<void> a, strided_input<void> b, std::size_t element_size,
-                   const binary_body& body);
+                   std::size_t out_element_size, strided_input<void> a, strided_input<void> b,
+                   std::size_t element_size, const binary_body& body);
 
 /// The plan of the common case, recognised in a few comparisons instead of by the
 /// planner and its memo: the output row-major contiguous, and each input either the

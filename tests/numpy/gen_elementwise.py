@@ -736,7 +736,9 @@ def reordered_cases(rng, cid):
     axis order, and broadcast over an axis, is copied into the output's order first
     (run_reordered in src/core/engine.cpp): a slice of the outermost axis at a time, or
     whole when the operand is broadcast along that axis too; read through a negative
-    stride; first or second operand. Small integer values keep the data short."""
+    stride; first or second operand; results of another element size than the operands'
+    (a comparison's bool, an integer division's double). Small integer values keep the
+    data short."""
     layouts = [
         # op, dtype, host (N,C,H,W) sizes, the other's axes as stored, its reversed axis, other first
         ("add", "uint8", (2, 3, 80, 72), "NWH", None, False),
@@ -744,6 +746,9 @@ def reordered_cases(rng, cid):
         ("mul", "float64", (4, 2, 64, 64), "WH", None, False),
         ("max", "int16", (2, 3, 72, 80), "NWH", 1, False),
         ("add", "int64", (4, 2, 64, 64), "CWH", None, False),
+        # Results of another element size than the operands': bool, and double.
+        ("lt", "int32", (2, 3, 80, 72), "NWH", None, False),
+        ("div", "int16", (2, 3, 72, 80), "NWH", None, True),
     ]
     for op, dtype, sizes, stored_axes, reversed_axis, other_first in layouts:
         host = np.array([rng.randint(-9, 9) for _ in range(int(np.prod(sizes)))]).astype(DTYPES[dtype])

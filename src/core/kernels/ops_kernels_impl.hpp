@@ -1096,7 +1096,9 @@ template <class T>
 [[gnu::noinline]] void binary_reordered(binary_op op, std::span<const std::int64_t> shape, void* out,
                                         std::span<const std::int64_t> os, const T* a, std::span<const std::int64_t> as,
                                         const T* b, std::span<const std::int64_t> bs) {
-    run_reordered(shape, out, os, {a, as}, {b, bs}, sizeof(T),
+    std::size_t out_size = 0;  // the result type's (bool for comparisons, double for integer division)
+    with_binary_op<T>(op, [&]<binary_op Op>() { out_size = sizeof(binary_result_t<Op, T>); });
+    run_reordered(shape, out, os, out_size, {a, as}, {b, bs}, sizeof(T),
                   [op](std::span<const std::int64_t> sh, void* o, std::span<const std::int64_t> ostr,
                        strided_input<void> x, strided_input<void> y) {
                       dispatch_binary(op, sh, o, ostr, static_cast<const T*>(x.data), x.strides,
