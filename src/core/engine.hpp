@@ -9,7 +9,10 @@
 //   3. axes are sorted so that the innermost runs along the output's fastest axis;
 //   4. adjacent axes contiguous in every operand are merged;
 //   5. if an input is fastest along another axis (a transposed input), that axis is
-//      moved next to the innermost one and the two are walked in tiles.
+//      moved next to the innermost one and the two are walked in tiles;
+//   6. if an input is read again for every row of long rows (stride 0 across them),
+//      the rows are walked a chunk of columns at a time, so that its chunk is read
+//      from memory once and from L1 for the other rows.
 // The walker (run_plan) then hands 2-D pieces (n0 rows of n1 elements, byte strides)
 // to a typed kernel, which picks a loop specialised for contiguous, broadcast (stride
 // 0) or strided inputs so that the compiler vectorises it. Work above
@@ -55,6 +58,7 @@ struct loop_plan {
     bool blocked = false;           ///< walk the two innermost axes in tiles
     std::int64_t tile_outer = 0;    ///< tile extent along axis ndim-2 (blocked only)
     std::int64_t tile_inner = 0;    ///< tile extent along axis ndim-1 (blocked only)
+    std::int64_t column_chunk = 0;  ///< > 0: walk the rows this many columns at a time
     std::int64_t elements = 0;      ///< number of elements visited
     dims size;
     std::array<dims, max_operands> stride;
@@ -126,7 +130,7 @@ template <class Kernel>
 void run_plan(const loop_plan& plan, const op_ptrs& base, const Kernel& kernel) {
     if (plan.empty) return;
     const int nd = plan.ndim();
-    if (nd == 2 && !plan.blocked && !want_parallel(plan.elements)) {  // small work on two axes: one call
+    if (nd == 2 && !plan.blocked && plan.column_chunk == 0 && !want_parallel(plan.elements)) {  // one call
         op_ptrs origin{};
         op_strides s0{}, s1{};
         for (int k = 0; k < plan.nops; ++k) {
@@ -195,6 +199,13 @@ void loop_n(std::int64_t n, O* __restrict o, const A* __restrict a, std::int64_t
 // Below the threshold the result likely stays in cache for the next operation, where
 // streaming it out would hurt. Measured on a (20,3,512,512) f32 add: 1.6x faster.
 inline constexpr std::int64_t stream_min_bytes = std::int64_t{32} << 20;
+// The SIMD rows of a binary operation whose output has its inputs' type (a + b) stream
+// from 8 MiB: an f32 add into a 12 MiB output took 0.37-0.46 ms streamed and
+// 0.49-0.62 ms with plain stores, and as long when its operands stayed in L3 (0.24-0.28
+// ms either way); an add that reads the result next gained as well (2026-11-27, AMD
+// EPYC, L2 1 MiB). Casts did not: f32 -> u16 into 16 MiB took 0.75-0.78 ms streamed,
+// 0.67-0.69 plain, and the compiler's loops streamed no faster at 32 MiB.
+inline constexpr std::int64_t simd_stream_min_bytes = std::int64_t{8} << 20;
 inline constexpr std::int64_t stream_min_row_bytes = 1024;
 
 /// Whether an output of `bytes` written over the operands at `base` (operand 0 the
@@ -207,8 +218,9 @@ inline constexpr std::int64_t stream_min_row_bytes = 1024;
 /// thread (run_reordered), else 0: a slice is stored as its whole output would be.
 inline thread_local std::int64_t sliced_output_bytes = 0;
 
-[[nodiscard]] inline bool streaming_pays(std::int64_t bytes, const op_ptrs& base, int nops) noexcept {
-    if (bytes < stream_min_bytes && sliced_output_bytes < stream_min_bytes) return false;
+[[nodiscard]] inline bool streaming_pays(std::int64_t bytes, const op_ptrs& base, int nops,
+                                         std::int64_t min_bytes = stream_min_bytes) noexcept {
+    if (bytes < min_bytes && sliced_output_bytes < min_bytes) return false;
     for (int k = 1; k < nops; ++k)
         if (base[static_cast<std::size_t>(k)] == base[0]) return false;
     return true;
@@ -280,6 +292,12 @@ concept row_kernel = (sizeof...(Ins) == 1 || sizeof...(Ins) == 2) &&
                          f.rows(k, k, o, k, in..., ((void)in, k)..., ((void)in, k)..., true);
                      };
 
+/// Whether a kernel's SIMD rows stream from simd_stream_min_bytes: two inputs and an
+/// output of their type (arithmetic; not comparisons or casts).
+template <class F, class Out, class... Ins>
+inline constexpr bool simd_streams_early =
+    row_kernel<F, Out, Ins...> && sizeof...(Ins) == 2 && (std::is_same_v<Out, Ins> && ...);
+
 /// Rows shorter than this take the plain loop even with a row kernel: the dispatched
 /// call and the kernel's set-up would cost more than they save (measured: a (4,8) +
 /// (8) f32 add took 41.6 ns through the row kernels, 32 ns through the plain loop).
@@ -290,7 +308,8 @@ template <class F, class Out, class... Ins>
 struct elementwise_kernel {
     static_assert(sizeof...(Ins) <= 3);
     const F& f;
-    bool stream = false;  ///< the whole output is large: stream contiguous rows out
+    bool stream = false;       ///< the whole output is large: stream contiguous rows out
+    bool stream_simd = false;  ///< stream the rows of the SIMD kernels (simd_stream_min_bytes)
 
     void operator()(std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0,
                     const std::int64_t* s1) const {
@@ -322,14 +341,15 @@ private:
                    const std::array<std::int64_t, sizeof...(Ins) + 1>& es, std::index_sequence<I...>) const {
         // Not with an input broadcast along the row: (4096,4096) + (4096,1) f32 on one
         // thread took 3.43 ms streamed and 3.0-3.1 ms (memcpy's time) with plain stores.
-        const bool streaming = stream && n1 * std::int64_t{sizeof(Out)} >= stream_min_row_bytes &&
-                               ((M != access::scalar) && ...);
+        const bool long_rows = n1 * std::int64_t{sizeof(Out)} >= stream_min_row_bytes && ((M != access::scalar) && ...);
+        const bool streaming = stream && long_rows;
         if constexpr (row_kernel<F, Out, Ins...>) {
             if (((M != access::strided) && ...) && n1 >= simd_min_row) {
+                const bool simd_streaming = (stream || stream_simd) && long_rows;
                 f.rows(n0, n1, row_ptr<Out>(p, s0, 0, 0), s0[0] / std::int64_t{sizeof(Out)},
                        row_ptr<const Ins>(p, s0, static_cast<int>(I) + 1, 0)...,
-                       (s0[I + 1] / std::int64_t{sizeof(Ins)})..., std::int64_t{M == access::contig}..., streaming);
-                if (streaming) stream_fence();
+                       (s0[I + 1] / std::int64_t{sizeof(Ins)})..., std::int64_t{M == access::contig}..., simd_streaming);
+                if (simd_streaming) stream_fence();
                 return;
             }
         }
@@ -497,14 +517,19 @@ void elementwise_n(std::span<const std::int64_t> shape, Out* out, std::span<cons
     // planner, and go to the kernel in one call.
     std::int64_t n0 = 0, n1 = 0;
     op_strides s0{}, s1{};
+    auto kernel_for = [&](std::int64_t elements) {
+        const std::int64_t bytes = elements * std::int64_t{sizeof(Out)};
+        constexpr int nops = sizeof...(Ins) + 1;
+        return elementwise_kernel<F, Out, Ins...>{f, streaming_pays(bytes, base, nops),
+                                                  simd_streams_early<F, Out, Ins...> &&
+                                                      streaming_pays(bytes, base, nops, simd_stream_min_bytes)};
+    };
     if (row_major_plan(shape, ops, n0, n1, s0, s1) && !want_parallel(n0 * n1)) {
-        const bool stream = streaming_pays(n0 * n1 * std::int64_t{sizeof(Out)}, base, sizeof...(Ins) + 1);
-        elementwise_kernel<F, Out, Ins...>{f, stream}(n0, n1, base.data(), s0.data(), s1.data());
+        kernel_for(n0 * n1)(n0, n1, base.data(), s0.data(), s1.data());
         return;
     }
     const loop_plan& plan = cached_loop_plan(shape, ops);
-    const bool stream = streaming_pays(plan.elements * std::int64_t{sizeof(Out)}, base, sizeof...(Ins) + 1);
-    run_plan(plan, base, elementwise_kernel<F, Out, Ins...>{f, stream});
+    run_plan(plan, base, kernel_for(plan.elements));
 }
 
 /// out[i] = f() for every element (f must be pure).

@@ -5,6 +5,7 @@
 
 #include "engine_testing.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -87,6 +88,51 @@ TEST_CASE("engine: large shapes take the threaded and tiled paths", "[engine]") 
     }
     // A plain transpose: the tiled walk with ragged edge tiles.
     check_binary<float, float, float>(dims{333, 517}, [](float x, float y) { return x + y; });
+}
+
+TEST_CASE("engine: rows that reread an input are walked a chunk of columns at a time", "[engine]") {
+    using nt::detail::make_loop_plan;
+    using nt::detail::operand_layout;
+    // (2,3,n) + (2,1,n): the second input is read again for each of the 3 rows.
+    auto plan_for = [](const dims& shape, const dims& out, const dims& a, const dims& b, std::int64_t es) {
+        const std::array<operand_layout, 3> ops{operand_layout{out.span(), es}, operand_layout{a.span(), es},
+                                                operand_layout{b.span(), es}};
+        return make_loop_plan(shape.span(), ops);
+    };
+    const std::int64_t n = 9001;
+    const dims shape{2, 3, n}, c{3 * n, n, 1}, reused{n, 0, 1};
+    CHECK(plan_for(shape, c, c, reused, 4).column_chunk == 4096);  // 16 KiB of f32
+    CHECK(plan_for(shape, c, c, reused, 8).column_chunk == 2048);
+    CHECK(plan_for(shape, c, reused, c, 4).column_chunk == 4096);  // the first input reused
+    CHECK(plan_for(shape, c, c, c, 4).column_chunk == 0);          // nothing reread
+    CHECK(plan_for(dims{2, 3, 8191}, dims{3 * 8191, 8191, 1}, dims{3 * 8191, 8191, 1}, dims{8191, 0, 1}, 4)
+              .column_chunk == 0);  // rows of less than two chunks: whole rows
+    CHECK(plan_for(shape, c, c, dims{1, 1, 0}, 4).column_chunk == 0);  // broadcast along the rows: no reuse to keep
+
+    // The chunked walk against the reference: rows of a few chunks and a partial one,
+    // the reused input contiguous or reversed, on one thread and on three (row pieces).
+    thread_guard guard;
+    for (const std::int64_t step : {std::int64_t{1}, std::int64_t{-1}}) {
+        const auto a = random_buffer<float>(2 * 3 * n), b = random_buffer<float>(2 * n);
+        const std::int64_t b_offset = step < 0 ? n - 1 : 0;
+        const dims b_strides{n, 0, step};
+        std::vector<float> expect(static_cast<std::size_t>(2 * 3 * n));
+        for (std::int64_t i = 0; i < 2; ++i)
+            for (std::int64_t j = 0; j < 3; ++j)
+                for (std::int64_t k = 0; k < n; ++k)
+                    expect[static_cast<std::size_t>((i * 3 + j) * n + k)] =
+                        a[static_cast<std::size_t>((i * 3 + j) * n + k)] -
+                        b[static_cast<std::size_t>(b_offset + i * n + k * step)];
+        for (const int threads : {1, 3}) {
+            nt::set_num_threads(threads);
+            std::vector<float> out(expect.size(), 7.0f);
+            elementwise<float, float, float>(shape.span(), out.data(), c.span(), a.data(), c.span(),
+                                             b.data() + b_offset, b_strides.span(),
+                                             [](float x, float y) { return x - y; });
+            INFO("step " << step << " threads " << threads);
+            REQUIRE(out == expect);
+        }
+    }
 }
 
 TEST_CASE("engine: unary, nullary and ternary forms", "[engine]") {

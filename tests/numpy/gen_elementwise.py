@@ -779,6 +779,42 @@ def reordered_cases(rng, cid):
         cid += 1
 
 
+def chunked_cases(rng, cid):
+    """Binary operations whose operand is read again for every row of long rows (stride
+    0 across the rows, contiguous or reversed along them): the engine walks such rows
+    16 KiB of that operand at a time, every row of a chunk before the next (make_loop_plan,
+    step 6). Rows of one to four chunks and a partial one, 1- to 8-byte elements, the
+    reused operand first or second, a bool result, and enough elements for two threads."""
+    layouts = [
+        # op, dtype, host sizes and names, the reused operand's names, its reversed axis, it first
+        ("add", "float32", (2, 3, 9000), "NCW", "NW", None, False),
+        ("sub", "uint8", (3, 33000), "CW", "W", None, True),
+        ("mul", "float64", (2, 4, 5000), "NCW", "NW", 1, False),
+        ("max", "int16", (3, 20000), "CW", "W", None, False),
+        ("add", "int32", (2, 8, 9000), "NCW", "NW", None, False),
+        ("lt", "float32", (2, 3, 9000), "NCW", "NW", None, True),
+    ]
+    for op, dtype, sizes, names, reused_names, reversed_axis, reused_first in layouts:
+        host = np.array([rng.randint(-9, 9) for _ in range(int(np.prod(sizes)))]).astype(DTYPES[dtype])
+        host = host.reshape(sizes)
+        full = dict(zip(names, sizes))
+        stored = np.array([rng.randint(-9, 9) for _ in range(int(np.prod([full[a] for a in reused_names])))])
+        stored = stored.astype(DTYPES[dtype]).reshape([full[a] for a in reused_names])
+        aligned = stored.reshape([full[a] if a in reused_names else 1 for a in names])
+        view, kept = "plain", stored
+        if reversed_axis is not None:
+            view, kept = f"reversed:{reversed_axis}", np.flip(stored, reversed_axis)
+        reused_line = (f"in {dtype} {stored.ndim} {' '.join(map(str, stored.shape))} {' '.join(reused_names)} {view} "
+                       f"{stored.size} {' '.join(fmt(v, dtype) for v in np.ravel(kept))}")
+        host_line = (f"in {dtype} {host.ndim} {' '.join(map(str, sizes))} {' '.join(names)} plain {host.size} "
+                     f"{' '.join(fmt(v, dtype) for v in np.ravel(host))}")
+        with np.errstate(all="ignore"):
+            result = np.asarray(BINARY[op](aligned, host) if reused_first else BINARY[op](host, aligned))
+        lines = [reused_line, host_line] if reused_first else [host_line, reused_line]
+        yield [f"case {cid} binary {op}"] + lines + [out_line(result, list(names))]
+        cid += 1
+
+
 def sweeps(rng, cid):
     """Every binary and unary operation and every cast over every dtype, and every
     reduction over long contiguous and strided axes of every dtype."""
@@ -930,7 +966,7 @@ def main():
                             cid += 1
                             swept += 1
             for case in itertools.chain(sweeps(rng, cid), converting_cases(rng, cid + 100000),
-                                        reordered_cases(rng, cid + 200000)):
+                                        reordered_cases(rng, cid + 200000), chunked_cases(rng, cid + 300000)):
                 for line in case:
                     f.write(line.rstrip() + "\n")
                 cid += 1
