@@ -65,7 +65,7 @@ constexpr std::int64_t min_tile_edge = 16;
 // The columns of a chunk of rows that reread an input (make_loop_plan, step 6): 16 KiB
 // of that input, which stays in L1 while the other rows read it. A (20,3,512,512) +
 // (20,1,512,512) f32 add, whose 1 MiB rows of the second operand leave L2 before the
-// next channel reads them, took 2.9-3.1 ms this way and 3.3-4.2 whole rows at a time;
+// next channel reads them, took 3.0-3.5 ms this way and 3.3-4.2 whole rows at a time;
 // chunks of 8 and 32 KiB measured the same (2026-11-27).
 constexpr std::int64_t reused_chunk_bytes = 16384;
 // Contiguous runs shorter than this are copied by a typed loop rather than memcpy.

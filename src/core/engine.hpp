@@ -200,11 +200,11 @@ void loop_n(std::int64_t n, O* __restrict o, const A* __restrict a, std::int64_t
 // streaming it out would hurt. Measured on a (20,3,512,512) f32 add: 1.6x faster.
 inline constexpr std::int64_t stream_min_bytes = std::int64_t{32} << 20;
 // The SIMD rows of a binary operation whose output has its inputs' type (a + b) stream
-// from 8 MiB: an f32 add into a 12 MiB output took 0.37-0.46 ms streamed and
-// 0.49-0.62 ms with plain stores, and as long when its operands stayed in L3 (0.24-0.28
-// ms either way); an add that reads the result next gained as well (2026-11-27, AMD
+// from 8 MiB: an f32 add into a 12 MiB output took 0.37-0.44 ms streamed and
+// 0.49-0.57 ms with plain stores, and as long either way when its operands stayed in
+// L3 (0.24-0.28 ms); an add that reads the result next gained as well (2026-11-27, AMD
 // EPYC, L2 1 MiB). Casts did not: f32 -> u16 into 16 MiB took 0.75-0.78 ms streamed,
-// 0.67-0.69 plain, and the compiler's loops streamed no faster at 32 MiB.
+// 0.67-0.71 plain, and the compiler's loops streamed no faster at 32 MiB.
 inline constexpr std::int64_t simd_stream_min_bytes = std::int64_t{8} << 20;
 inline constexpr std::int64_t stream_min_row_bytes = 1024;
 
@@ -348,7 +348,8 @@ private:
                 const bool simd_streaming = (stream || stream_simd) && long_rows;
                 f.rows(n0, n1, row_ptr<Out>(p, s0, 0, 0), s0[0] / std::int64_t{sizeof(Out)},
                        row_ptr<const Ins>(p, s0, static_cast<int>(I) + 1, 0)...,
-                       (s0[I + 1] / std::int64_t{sizeof(Ins)})..., std::int64_t{M == access::contig}..., simd_streaming);
+                       (s0[I + 1] / std::int64_t{sizeof(Ins)})..., std::int64_t{M == access::contig}...,
+                       simd_streaming);
                 if (simd_streaming) stream_fence();
                 return;
             }
