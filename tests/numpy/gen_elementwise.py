@@ -731,6 +731,22 @@ def converting_cases(rng, cid):
     yield [f"case {cid} binary sub", a.lines(), b.lines(), out_line(binary_result("sub", a, b), ["?", "?"])]
 
 
+def operand_line(dtype, shape, names, view, values):
+    """An operand's `in` line: its stored shape and axis names, the view the test takes of
+    it, and its values in the order the view reads them back (`values`)."""
+    return (f"in {dtype} {len(shape)} {' '.join(map(str, shape))} {' '.join(names)} {view} "
+            f"{int(np.prod(shape))} {' '.join(fmt(v, dtype) for v in np.ravel(values))}")
+
+
+def named_binary_case(cid, op, dtype, host, host_names, other_line, aligned, other_first):
+    """A named binary case: `host` (plain, named host_names) with the other operand given
+    by its line and, for NumPy, by `aligned` (host's axes, size 1 where it has none)."""
+    host_line = operand_line(dtype, host.shape, host_names, "plain", host)
+    with np.errstate(all="ignore"):
+        result = np.asarray(BINARY[op](aligned, host) if other_first else BINARY[op](host, aligned))
+    lines = [other_line, host_line] if other_first else [host_line, other_line]
+    return [f"case {cid} binary {op}"] + lines + [out_line(result, list(host_names))]
+
 def reordered_cases(rng, cid):
     """Named binary operations of 2^15 elements and more whose operand stored in another
     axis order, and broadcast over an axis, is copied into the output's order first
@@ -767,15 +783,8 @@ def reordered_cases(rng, cid):
             kept = np.flip(stored, reversed_axis)
         else:
             kept = stored
-        values = " ".join(fmt(v, dtype) for v in np.ravel(kept))
-        other_line = (f"in {dtype} {stored.ndim} {' '.join(map(str, stored.shape))} {' '.join(stored_axes)} {view} "
-                      f"{stored.size} {values}")
-        host_line = (f"in {dtype} 4 {' '.join(map(str, sizes))} N C H W plain {host.size} "
-                     f"{' '.join(fmt(v, dtype) for v in np.ravel(host))}")
-        with np.errstate(all="ignore"):
-            result = np.asarray(BINARY[op](aligned, host) if other_first else BINARY[op](host, aligned))
-        lines = [other_line, host_line] if other_first else [host_line, other_line]
-        yield [f"case {cid} binary {op}"] + lines + [out_line(result, list("NCHW"))]
+        other_line = operand_line(dtype, stored.shape, stored_axes, view, kept)
+        yield named_binary_case(cid, op, dtype, host, "NCHW", other_line, aligned, other_first)
         cid += 1
 
 
@@ -804,14 +813,8 @@ def chunked_cases(rng, cid):
         view, kept = "plain", stored
         if reversed_axis is not None:
             view, kept = f"reversed:{reversed_axis}", np.flip(stored, reversed_axis)
-        reused_line = (f"in {dtype} {stored.ndim} {' '.join(map(str, stored.shape))} {' '.join(reused_names)} {view} "
-                       f"{stored.size} {' '.join(fmt(v, dtype) for v in np.ravel(kept))}")
-        host_line = (f"in {dtype} {host.ndim} {' '.join(map(str, sizes))} {' '.join(names)} plain {host.size} "
-                     f"{' '.join(fmt(v, dtype) for v in np.ravel(host))}")
-        with np.errstate(all="ignore"):
-            result = np.asarray(BINARY[op](aligned, host) if reused_first else BINARY[op](host, aligned))
-        lines = [reused_line, host_line] if reused_first else [host_line, reused_line]
-        yield [f"case {cid} binary {op}"] + lines + [out_line(result, list(names))]
+        reused_line = operand_line(dtype, stored.shape, reused_names, view, kept)
+        yield named_binary_case(cid, op, dtype, host, names, reused_line, aligned, reused_first)
         cid += 1
 
 
