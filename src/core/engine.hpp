@@ -521,9 +521,11 @@ void elementwise_n(std::span<const std::int64_t> shape, Out* out, std::span<cons
     auto kernel_for = [&](std::int64_t elements) {
         const std::int64_t bytes = elements * std::int64_t{sizeof(Out)};
         constexpr int nops = sizeof...(Ins) + 1;
-        return elementwise_kernel<F, Out, Ins...>{f, streaming_pays(bytes, base, nops),
-                                                  simd_streams_early<F, Out, Ins...> &&
-                                                      streaming_pays(bytes, base, nops, simd_stream_min_bytes)};
+        // The SIMD rows' lower threshold is asked only when every row does not stream.
+        const bool all = streaming_pays(bytes, base, nops);
+        const bool simd = !all && simd_streams_early<F, Out, Ins...> &&
+                          streaming_pays(bytes, base, nops, simd_stream_min_bytes);
+        return elementwise_kernel<F, Out, Ins...>{f, all, simd};
     };
     if (row_major_plan(shape, ops, n0, n1, s0, s1) && !want_parallel(n0 * n1)) {
         kernel_for(n0 * n1)(n0, n1, base.data(), s0.data(), s1.data());
