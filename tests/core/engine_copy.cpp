@@ -135,7 +135,7 @@ TEST_CASE("engine: transposing copies agree on every SIMD target this CPU runs",
         INFO("target " << target);
         CHECK(nt::detail::simd_target() == target);
         for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
-                 {8, 8}, {9, 13}, {37, 45}, {64, 100}, {3, 20}, {130, 7}, {33, 257}})
+                 {8, 8}, {9, 13}, {37, 45}, {64, 100}, {3, 20}, {130, 7}, {33, 257}, {50, 77}, {17, 8}, {96, 41}})
             for (const bool dst_row_major : {true, false})
                 for (const std::int64_t shift : {0, 1}) {
                     check_transposing<blob<4>>(rows, cols, dst_row_major, shift);
