@@ -323,12 +323,14 @@ void run_plan_impl(const loop_plan& plan, const op_ptrs& base, plan_kernel_fn ke
 
     if (!plan.blocked) {
         const std::int64_t rows = plan.elements / n1;
-        // Few rows (e.g. one long contiguous run): split the columns as well.
+        // Few rows (one long contiguous run, an image's channels): split the columns
+        // instead, each piece over every row, so that a kernel still sees the rows
+        // together (deinterleave_rows needs an image's channels in one call).
         std::int64_t pieces = 1, piece = n1;
         if (parallel) {
             const std::int64_t want = std::int64_t{get_num_threads()} * 4;
             if (rows < want) {
-                pieces = std::min<std::int64_t>((want + rows - 1) / rows, std::max<std::int64_t>(1, n1 / 4096));
+                pieces = std::min<std::int64_t>(want, std::max<std::int64_t>(1, n1 / 4096));
                 piece = ((n1 + pieces - 1) / pieces + 63) / 64 * 64;
                 pieces = (n1 + piece - 1) / piece;
             }
@@ -373,15 +375,13 @@ void run_plan_impl(const loop_plan& plan, const op_ptrs& base, plan_kernel_fn ke
                 walk_rows(u0, u1, 0, n1);
                 return;
             }
-            for (std::int64_t u = u0; u < u1; ++u) {
-                const std::int64_t c0 = (u % pieces) * piece;
-                walk_rows(u / pieces, u / pieces + 1, c0, std::min(n1, c0 + piece));
-            }
+            for (std::int64_t u = u0; u < u1; ++u) walk_rows(0, rows, u * piece, std::min(n1, (u + 1) * piece));
         };
+        const std::int64_t units = pieces == 1 ? rows : pieces;
         if (parallel)
-            parallel_for(rows * pieces, body);
+            parallel_for(units, body);
         else
-            body(0, rows * pieces);
+            body(0, units);
         return;
     }
 
@@ -435,6 +435,15 @@ void copy_strided_to(void* dst, std::span<const std::int64_t> dst_strides, const
         const bool aligned = (s1[0] % es) == 0 && (s1[1] % es) == 0 && (s0[0] % es) == 0 && (s0[1] % es) == 0 &&
                              (reinterpret_cast<std::uintptr_t>(p[0]) % static_cast<std::uintptr_t>(es)) == 0 &&
                              (reinterpret_cast<std::uintptr_t>(p[1]) % static_cast<std::uintptr_t>(es)) == 0;
+        // An image's channels apart or together ((H,W,C) <-> (C,H,W)): 2 to 4 rows
+        // against as many interleaved elements. 3 x 98304 u8 took 13-15 us this way, 141 us
+        // element by element (2026-11-27).
+        if (aligned && n0 >= 2 && n0 <= 4 && s1[0] == es && s1[1] == n0 * es && s0[1] == es &&
+            deinterleave_rows(p[0], s0[0], p[1], n1, n0, element_size))
+            return;
+        if (aligned && n1 >= 2 && n1 <= 4 && s1[0] == es && s0[0] == n1 * es && s0[1] == es &&
+            interleave_rows(p[0], p[1], s1[1], n0, n1, element_size))
+            return;
         if (aligned && n0 >= 8 && n1 >= 8) {
             // A transposing tile (one side contiguous along each axis): vector blocks.
             if (s1[0] == es && s0[1] == es && transpose_block(p[0], s0[0], p[1], s1[1], n0, n1, element_size))

@@ -18,6 +18,18 @@ namespace nt::detail {
 bool transpose_block(void* dst, std::int64_t dst_row, const void* src, std::int64_t src_row, std::int64_t rows,
                      std::int64_t cols, std::size_t element_size);
 
+/// Channels apart, an image's (H,W,C) -> (C,H,W): row j of dst (dst + j * dst_row
+/// bytes) gets element j of each of the `count` groups of k consecutive elements at
+/// src. k is 2, 3 or 4 and elements have 1, 2, 4 or 8 bytes, else returns false
+/// (nothing done). Moves a vector of each row per k vectors of groups.
+bool deinterleave_rows(void* dst, std::int64_t dst_row, const void* src, std::int64_t count, std::int64_t k,
+                       std::size_t element_size);
+
+/// The reverse, (C,H,W) -> (H,W,C): dst gets `count` groups of k elements, element j
+/// of group i from element i of row j of src (src + j * src_row bytes).
+bool interleave_rows(void* dst, const void* src, std::int64_t src_row, std::int64_t count, std::int64_t k,
+                     std::size_t element_size);
+
 /// The element types of the row kernels (simd_binary_rows, simd_compare_rows) and of
 /// simd_extreme, X(type, the suffix of its kernels' names).
 #define NT_FOR_EACH_SIMD_ROW_TYPE(X)                                                                          \

@@ -1,4 +1,4 @@
-// The transpose kernel of simd.hpp, compiled once per Highway target.
+// The transpose and interleave kernels of simd.hpp, compiled once per Highway target.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd_transpose.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -138,6 +138,69 @@ void Transpose64(char* dst, std::int64_t dst_row, const char* src, std::int64_t 
     TransposeT<std::uint64_t>(dst, dst_row, src, src_row, rows, cols);
 }
 
+// k rows of `count` elements against `count` groups of k interleaved ones: one
+// vector of each row per k vectors of groups (LoadInterleaved/StoreInterleaved).
+template <class T, int K, bool Apart>
+void InterleaveT(char* rows, std::int64_t row_bytes, char* groups, std::int64_t count) {
+    const hn::ScalableTag<T> d;
+    const auto n = static_cast<std::int64_t>(hn::Lanes(d));
+    T* row[4];
+    for (int j = 0; j < K; ++j) row[j] = reinterpret_cast<T*>(rows + j * row_bytes);
+    T* g = reinterpret_cast<T*>(groups);
+    std::int64_t i = 0;
+    for (; i + n <= count; i += n) {
+        if constexpr (Apart) {
+            hn::Vec<decltype(d)> v0, v1, v2, v3;
+            if constexpr (K == 2) hn::LoadInterleaved2(d, g + i * K, v0, v1);
+            if constexpr (K == 3) hn::LoadInterleaved3(d, g + i * K, v0, v1, v2);
+            if constexpr (K == 4) hn::LoadInterleaved4(d, g + i * K, v0, v1, v2, v3);
+            hn::StoreU(v0, d, row[0] + i);
+            hn::StoreU(v1, d, row[1] + i);
+            if constexpr (K >= 3) hn::StoreU(v2, d, row[2] + i);
+            if constexpr (K == 4) hn::StoreU(v3, d, row[3] + i);
+        } else {
+            const auto v0 = hn::LoadU(d, row[0] + i), v1 = hn::LoadU(d, row[1] + i);
+            if constexpr (K == 2) hn::StoreInterleaved2(v0, v1, d, g + i * K);
+            if constexpr (K == 3) hn::StoreInterleaved3(v0, v1, hn::LoadU(d, row[2] + i), d, g + i * K);
+            if constexpr (K == 4)
+                hn::StoreInterleaved4(v0, v1, hn::LoadU(d, row[2] + i), hn::LoadU(d, row[3] + i), d, g + i * K);
+        }
+    }
+    for (; i < count; ++i)
+        for (int j = 0; j < K; ++j) {
+            if constexpr (Apart) row[j][i] = g[i * K + j];
+            else g[i * K + j] = row[j][i];
+        }
+}
+
+template <bool Apart>
+bool InterleaveBySize(char* rows, std::int64_t row_bytes, char* groups, std::int64_t count, std::int64_t k,
+                      std::size_t element_size) {
+    auto by_k = [&](auto element) {
+        using T = decltype(element);
+        if (k == 2) InterleaveT<T, 2, Apart>(rows, row_bytes, groups, count);
+        else if (k == 3) InterleaveT<T, 3, Apart>(rows, row_bytes, groups, count);
+        else if (k == 4) InterleaveT<T, 4, Apart>(rows, row_bytes, groups, count);
+        else return false;
+        return true;
+    };
+    switch (element_size) {
+        case 1: return by_k(std::uint8_t{});
+        case 2: return by_k(std::uint16_t{});
+        case 4: return by_k(std::uint32_t{});
+        case 8: return by_k(std::uint64_t{});
+        default: return false;
+    }
+}
+bool Deinterleave(char* rows, std::int64_t row_bytes, char* groups, std::int64_t count, std::int64_t k,
+                  std::size_t element_size) {
+    return InterleaveBySize<true>(rows, row_bytes, groups, count, k, element_size);
+}
+bool Interleave(char* rows, std::int64_t row_bytes, char* groups, std::int64_t count, std::int64_t k,
+                std::size_t element_size) {
+    return InterleaveBySize<false>(rows, row_bytes, groups, count, k, element_size);
+}
+
 // Which compilation the dispatcher picked: tests check it follows the forced target.
 std::int64_t DispatchedTarget() { return HWY_TARGET; }
 
@@ -156,6 +219,20 @@ namespace nt::detail {
 HWY_EXPORT(Transpose32);
 HWY_EXPORT(Transpose64);
 HWY_EXPORT(DispatchedTarget);
+HWY_EXPORT(Deinterleave);
+HWY_EXPORT(Interleave);
+
+bool deinterleave_rows(void* dst, std::int64_t dst_row, const void* src, std::int64_t count, std::int64_t k,
+                       std::size_t element_size) {
+    return HWY_DYNAMIC_DISPATCH(Deinterleave)(static_cast<char*>(dst), dst_row,
+                                              const_cast<char*>(static_cast<const char*>(src)), count, k,
+                                              element_size);
+}
+bool interleave_rows(void* dst, const void* src, std::int64_t src_row, std::int64_t count, std::int64_t k,
+                     std::size_t element_size) {
+    return HWY_DYNAMIC_DISPATCH(Interleave)(const_cast<char*>(static_cast<const char*>(src)), src_row,
+                                            static_cast<char*>(dst), count, k, element_size);
+}
 
 bool transpose_block(void* dst, std::int64_t dst_row, const void* src, std::int64_t src_row, std::int64_t rows,
                      std::int64_t cols, std::size_t element_size) {

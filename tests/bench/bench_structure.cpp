@@ -2,8 +2,9 @@
 // the same byte count in the same run (tests/bench/numpy_bench.py times the same
 // workloads in NumPy under the same labels):
 //   concatenate of 8 volumes of 128^3 f32, reflect pad of a 512x512x64 image stack,
-//   fold of 8^3 windows at step 6 over 128^3, a space-to-depth rearrangement, and
-//   the fixed cost of a pattern call with its plan cached versus parsed each call.
+//   fold of 8^3 windows at step 6 over 128^3, a space-to-depth rearrangement, an
+//   image's channels moved last and first, and the fixed cost of a pattern call with
+//   its plan cached versus parsed each call.
 // CTest smoke-runs only the small cases (nt_bench_smoke_filter_bench_structure).
 #include <benchmark/benchmark.h>
 
@@ -82,6 +83,30 @@ BENCHMARK(BM_space_to_depth)
     ->Name("rearrange space-to-depth (8,32,1024,1024) 1 GiB, 1 thread")
     ->UseRealTime()
     ->Iterations(3);
+
+// An image's channels moved last ((C,H,W) -> (H,W,C)) or first (the reverse): a
+// permute and a copy, channels apart or together in registers (deinterleave_rows).
+template <class T>
+void BM_channels(benchmark::State& state) {
+    const std::int64_t hw = state.range(0);
+    const bool last = state.range(1) != 0;
+    const auto img =
+        last ? nt::full<T>({3, hw, hw}, T(1), {"C", "H", "W"}) : nt::full<T>({hw, hw, 3}, T(1), {"H", "W", "C"});
+    for (auto _ : state) {
+        auto out = last ? img.permute({1, 2, 0}).contiguous() : img.permute({2, 0, 1}).contiguous();
+        benchmark::DoNotOptimize(out.data());
+    }
+    set_bytes(state, 2 * 3 * hw * hw * static_cast<std::int64_t>(sizeof(T)));
+}
+BENCHMARK(BM_memcpy)->Arg(2LL * 3 * 1024 * 1024)->Name("memcpy 3x1024^2 u8")->UseRealTime();
+BENCHMARK(BM_channels<std::uint8_t>)->Args({1024, 1})->Name("channels last (3,1024,1024) u8")->UseRealTime();
+BENCHMARK(BM_channels<std::uint8_t>)->Args({1024, 0})->Name("channels first (1024,1024,3) u8")->UseRealTime();
+BENCHMARK(BM_channels<std::uint16_t>)->Args({1024, 1})->Name("channels last (3,1024,1024) u16")->UseRealTime();
+BENCHMARK(BM_channels<std::uint16_t>)->Args({1024, 0})->Name("channels first (1024,1024,3) u16")->UseRealTime();
+BENCHMARK(BM_channels<float>)->Args({1024, 1})->Name("channels last (3,1024,1024) f32")->UseRealTime();
+BENCHMARK(BM_channels<float>)->Args({1024, 0})->Name("channels first (1024,1024,3) f32")->UseRealTime();
+BENCHMARK(BM_channels<std::uint8_t>)->Args({16, 1})->Name("channels last (3,16,16) u8")->UseRealTime();
+BENCHMARK(BM_channels<std::uint8_t>)->Args({16, 0})->Name("channels first (16,16,3) u8")->UseRealTime();
 
 // The fixed cost of a pattern call on a tiny tensor: the plan comes from the cache.
 // The "parsed each call" row cycles through 32 spellings of the same pattern (extra

@@ -262,6 +262,12 @@ def structure_cases(results):
     x = np.ones((8, 16, 256, 256), dtype=np.float32)
     results["rearrange space-to-depth (8,16,256,256)"] = median_time(
         lambda: x.reshape(8, 16, 128, 2, 128, 2).transpose(0, 1, 3, 5, 2, 4).reshape(8, 64, 128, 128))
+    for name, dtype in (("u8", np.uint8), ("u16", np.uint16), ("f32", np.float32)):
+        chw, hwc = np.ones((3, 1024, 1024), dtype=dtype), np.ones((1024, 1024, 3), dtype=dtype)
+        results[f"channels last (3,1024,1024) {name}"] = median_time(
+            lambda: np.ascontiguousarray(chw.transpose(1, 2, 0)))
+        results[f"channels first (1024,1024,3) {name}"] = median_time(
+            lambda: np.ascontiguousarray(hwc.transpose(2, 0, 1)))
 
 
 if __name__ == "__main__":

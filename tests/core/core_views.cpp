@@ -190,6 +190,32 @@ TEMPLATE_LIST_TEST_CASE("transpose, swap_axes, permute, move_axis, move_axes", "
     error_message(errc::invalid_argument, [&] { (void)a.move_axes({0, 0, 1}); });
 }
 
+TEMPLATE_LIST_TEST_CASE("permute: an image's channels moved last and first, copied", "[views][copy]",
+                        nt::test::element_types) {
+    // (C,H,W) <-> (H,W,C) with 2 to 4 channels: the copies move whole vectors of
+    // channels (engine_copy.cpp checks each SIMD target); 70 columns leave tails.
+    struct restore_threads {
+        int saved = nt::get_num_threads();
+        ~restore_threads() { nt::set_num_threads(saved); }
+    } const restore;
+    for (const int threads : {1, 2}) {
+        nt::set_num_threads(threads);
+        for (const std::int64_t c : {2, 3, 4}) {
+            const auto chw = iota<TestType>({c, 5, 70}, {"C", "H", "W"});
+            const auto hwc = chw.permute({1, 2, 0}).contiguous();
+            REQUIRE(names(hwc) == strings{"H", "W", "C"});
+            const auto back = hwc.permute({"C", "H", "W"}).contiguous();
+            bool same = true;
+            for (std::int64_t k = 0; k < c; ++k)
+                for (std::int64_t h = 0; h < 5; ++h)
+                    for (std::int64_t w = 0; w < 70; ++w)
+                        same = same && hwc.at(h, w, k) == chw.at(k, h, w) && back.at(k, h, w) == chw.at(k, h, w);
+            INFO(c << " channels, " << threads << " threads");
+            CHECK(same);
+        }
+    }
+}
+
 TEMPLATE_LIST_TEST_CASE("slice: Python semantics, names kept", "[views][slice]", nt::test::element_types) {
     auto a = iota<TestType>({4, 5}, {"H", "W"});
     auto s = a.slice("W", 1, 4);

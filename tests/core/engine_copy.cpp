@@ -3,6 +3,7 @@
 #include "nt/threads.hpp"
 #include "nt/error.hpp"
 #include "simd.hpp"
+#include "nt_test_simd.hpp"
 
 #include "engine_testing.hpp"
 
@@ -123,7 +124,55 @@ void check_transposing(std::int64_t rows, std::int64_t cols, bool dst_row_major,
           0);
 }
 
+/// An image's channels apart ((count, k) interleaved -> k rows of count) or together
+/// (the reverse), k rows against k interleaved elements, the rows `gap` elements
+/// longer than count; on one thread, so that a single kernel call sees all k rows.
+template <class T>
+void check_interleaving(std::int64_t k, std::int64_t count, bool apart, std::int64_t gap) {
+    const std::int64_t row = count + gap;
+    const dims rows_shape{k, count}, rows_strides{row, 1}, groups_strides{1, k};
+    const dims groups_shape{count, k}, groups_as_groups{k, 1}, rows_as_groups{1, row};
+    std::vector<T> src(static_cast<std::size_t>(k * row)), dst(src.size()), expect(src.size());
+    auto* bytes = reinterpret_cast<unsigned char*>(src.data());
+    for (std::size_t i = 0; i < src.size() * sizeof(T); ++i) bytes[i] = static_cast<unsigned char>(uniform(0, 255));
+    std::memset(static_cast<void*>(dst.data()), 0xAB, dst.size() * sizeof(T));
+    std::memcpy(static_cast<void*>(expect.data()), dst.data(), dst.size() * sizeof(T));
+    for (std::int64_t j = 0; j < k; ++j)
+        for (std::int64_t i = 0; i < count; ++i) {
+            const auto in_rows = static_cast<std::size_t>(j * row + i), in_groups = static_cast<std::size_t>(i * k + j);
+            if (apart) expect[in_rows] = src[in_groups];
+            else expect[in_groups] = src[in_rows];
+        }
+    if (apart)
+        nt::detail::copy_strided(dst.data(), rows_strides.span(), src.data(), groups_strides.span(), rows_shape.span(),
+                                 sizeof(T));
+    else
+        nt::detail::copy_strided(dst.data(), groups_as_groups.span(), src.data(), rows_as_groups.span(),
+                                 groups_shape.span(), sizeof(T));
+    INFO("k " << k << " count " << count << " element size " << sizeof(T) << (apart ? " apart" : " together")
+              << " gap " << gap);
+    CHECK(std::memcmp(dst.data(), expect.data(), dst.size() * sizeof(T)) == 0);
+}
+
 }  // namespace
+
+TEST_CASE("engine: channels apart and together agree on every SIMD target this CPU runs", "[engine][copy][simd]") {
+    thread_guard guard;
+    nt::set_num_threads(1);
+    nt::test::for_each_simd_target([](const std::string& target) {
+        INFO("target " << target);
+        for (const std::int64_t k : {2, 3, 4})
+            for (const std::int64_t count : {1, 5, 64, 67, 1000})
+                for (const bool apart : {true, false})
+                    for (const std::int64_t gap : {0, 3}) {
+                        check_interleaving<blob<1>>(k, count, apart, gap);
+                        check_interleaving<blob<2>>(k, count, apart, gap);
+                        check_interleaving<blob<4>>(k, count, apart, gap);
+                        check_interleaving<blob<8>>(k, count, apart, gap);
+                        check_interleaving<blob<16>>(k, count, apart, gap);
+                    }
+    });
+}
 
 TEST_CASE("engine: transposing copies agree on every SIMD target this CPU runs", "[engine][copy][simd]") {
     thread_guard guard;
