@@ -46,12 +46,14 @@ constexpr std::int64_t tile_edge = 32;
 constexpr std::int64_t transpose_tile_edge = 64;
 
 // Tiles of a transposing copy into a buffer that stays in cache (run_reordered's
-// slices): 32 destination columns by 256 rows, so that the source, in memory, is read
-// in runs of 1 KiB. A (20,3,512,512) + (20,512,512 | ?,W,H) f32 add took 4.8 ms on
-// one thread with these, 5.1 with 64 x 64 tiles, 3.8 with the operand in order
-// (best of 4 interleaved rounds, 2026-11-26).
-constexpr std::int64_t cache_tile_inner = 32;
-constexpr std::int64_t cache_tile_outer = 256;
+// slices): 64 destination columns by 512 rows, so that the source, in memory, is read
+// in runs of up to 2 KiB by passes that take its lines whole (simd_transpose.cpp). A
+// (20,3,512,512) + (20,512,512 | ?,W,H) f32 add took 3.8 ms (best of 8 interleaved
+// rounds; median 4.2) with these, 4.2 (4.8) with the 32 x 256 tiles of block passes,
+// 4.9 (5.9) with 32 x 256 tiles of line passes; the (10,3,256,384) add, 0.45-0.53 ms
+// with each (2026-11-27).
+constexpr std::int64_t cache_tile_inner = 64;
+constexpr std::int64_t cache_tile_outer = 512;
 
 void set_tiles(loop_plan& plan, std::int64_t edge) {
     const std::size_t nd = plan.size.size();
@@ -436,8 +438,8 @@ void copy_strided_to(void* dst, std::span<const std::int64_t> dst_strides, const
                              (reinterpret_cast<std::uintptr_t>(p[0]) % static_cast<std::uintptr_t>(es)) == 0 &&
                              (reinterpret_cast<std::uintptr_t>(p[1]) % static_cast<std::uintptr_t>(es)) == 0;
         // An image's channels apart or together ((H,W,C) <-> (C,H,W)): 2 to 4 rows
-        // against as many interleaved elements. 3 x 98304 u8 took 13-15 us this way, 141 us
-        // element by element (2026-11-27).
+        // against as many interleaved elements. (256,384,3) -> (3,256,384) u8 took
+        // 3.3-4.2 us this way, 86-113 us element by element (2026-11-27).
         if (aligned && n0 >= 2 && n0 <= 4 && s1[0] == es && s1[1] == n0 * es && s0[1] == es &&
             deinterleave_rows(p[0], s0[0], p[1], n1, n0, element_size))
             return;

@@ -64,6 +64,8 @@ TEST_CASE("engine: copy_strided matches the reference", "[engine][copy]") {
     check_copy<blob<4>>(dims{64, 48, 33});
     check_copy<blob<8>>(dims{257, 311});
     check_copy<blob<4>>(dims{3, 256, 97});
+    check_copy<blob<4>>(dims{3, 100003});  // few long rows: column pieces over every row
+    check_copy<blob<2>>(dims{5, 150001});
 }
 
 TEST_CASE("engine: transpose and unfold copies", "[engine][copy]") {
@@ -172,6 +174,12 @@ TEST_CASE("engine: channels apart and together agree on every SIMD target this C
                         check_interleaving<blob<16>>(k, count, apart, gap);
                     }
     });
+    // Threads split the columns, each piece over all k rows: the channels stay together.
+    nt::set_num_threads(2);
+    for (const bool apart : {true, false}) {
+        check_interleaving<blob<1>>(3, 300001, apart, 0);
+        check_interleaving<blob<4>>(4, 200003, apart, 5);
+    }
 }
 
 TEST_CASE("engine: transposing copies agree on every SIMD target this CPU runs", "[engine][copy][simd]") {
