@@ -15,9 +15,28 @@ HWY_BEFORE_NAMESPACE();
 namespace nt::detail::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+#if HWY_TARGET != HWY_SCALAR
+/// dst rows r..r+3 from src rows i..i+3 in vectors of four lanes: 32-bit lanes of one
+/// 128-bit block, or 64-bit lanes of two (AVX2 and AVX-512), where Interleave works
+/// within each block and so the middle rows trade places. Pairs interleave, then the
+/// vectors' halves combine.
+template <class D, class AtDst, class AtSrc>
+HWY_INLINE void Transpose4x4(D d, std::int64_t r, std::int64_t i, const AtDst& at_dst, const AtSrc& at_src) {
+    constexpr std::int64_t middle = sizeof(hn::TFromD<D>) == 8 ? 2 : 1;
+    const auto a0 = hn::LoadU(d, at_src(i + 0, r)), a1 = hn::LoadU(d, at_src(i + 1, r));
+    const auto a2 = hn::LoadU(d, at_src(i + 2, r)), a3 = hn::LoadU(d, at_src(i + 3, r));
+    const auto t0 = hn::InterleaveLower(d, a0, a1), t1 = hn::InterleaveLower(d, a2, a3);
+    const auto t2 = hn::InterleaveUpper(d, a0, a1), t3 = hn::InterleaveUpper(d, a2, a3);
+    hn::StoreU(hn::ConcatLowerLower(d, t1, t0), d, at_dst(r + 0, i));
+    hn::StoreU(hn::ConcatUpperUpper(d, t1, t0), d, at_dst(r + middle, i));
+    hn::StoreU(hn::ConcatLowerLower(d, t3, t2), d, at_dst(r + 3 - middle, i));
+    hn::StoreU(hn::ConcatUpperUpper(d, t3, t2), d, at_dst(r + 3, i));
+}
+#endif
+
 // 128-bit vectors on every target: a 4x4 block of 32-bit elements (2x2 of 64-bit)
 // is exactly four (two) of them. AVX2 and AVX-512 move blocks of 256-bit vectors
-// first: 8x8 of 32-bit elements, 4x4 of 64-bit.
+// first: 8x8 of 32-bit elements, 4x4 of 64-bit (Transpose4x4 above).
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
 /// dst rows r..r+7 from src rows i..i+7 (32-bit elements), on 256-bit vectors: pairs,
 /// then 64-bit pairs interleave within each 128-bit half, and the halves swap last.
@@ -50,21 +69,6 @@ HWY_INLINE void Transpose8x8(std::int64_t r, std::int64_t i, const AtDst& at_dst
     hn::StoreU(hn::ConcatUpperUpper(d, u6, u2), d, at_dst(r + 6, i));
     hn::StoreU(hn::ConcatUpperUpper(d, u7, u3), d, at_dst(r + 7, i));
 }
-
-/// dst rows r..r+3 from src rows i..i+3 (64-bit elements), on 256-bit vectors: pairs
-/// interleave within each 128-bit half, and the halves swap.
-template <class T, class AtDst, class AtSrc>
-HWY_INLINE void Transpose4x4(std::int64_t r, std::int64_t i, const AtDst& at_dst, const AtSrc& at_src) {
-    const hn::Simd<T, 4, 0> d;
-    const auto a0 = hn::LoadU(d, at_src(i + 0, r)), a1 = hn::LoadU(d, at_src(i + 1, r));
-    const auto a2 = hn::LoadU(d, at_src(i + 2, r)), a3 = hn::LoadU(d, at_src(i + 3, r));
-    const auto t0 = hn::InterleaveLower(d, a0, a1), t1 = hn::InterleaveUpper(d, a0, a1);
-    const auto t2 = hn::InterleaveLower(d, a2, a3), t3 = hn::InterleaveUpper(d, a2, a3);
-    hn::StoreU(hn::ConcatLowerLower(d, t2, t0), d, at_dst(r + 0, i));
-    hn::StoreU(hn::ConcatLowerLower(d, t3, t1), d, at_dst(r + 1, i));
-    hn::StoreU(hn::ConcatUpperUpper(d, t2, t0), d, at_dst(r + 2, i));
-    hn::StoreU(hn::ConcatUpperUpper(d, t3, t1), d, at_dst(r + 3, i));
-}
 #endif
 
 template <class T>
@@ -89,7 +93,7 @@ void TransposeT(char* dst, std::int64_t dst_row, const char* src, std::int64_t s
                         for (std::int64_t j = 0; j < block; ++j) hwy::Prefetch(at_src(i + j, r0 + 2 * line));
                 for (std::int64_t h = 0; h < Height; h += block) {
                     if constexpr (sizeof(T) == 4) Transpose8x8<T>(r0 + h, i, at_dst, at_src);
-                    else Transpose4x4<T>(r0 + h, i, at_dst, at_src);
+                    else Transpose4x4(hn::Simd<T, 4, 0>(), r0 + h, i, at_dst, at_src);
                 }
             }
             for (; i < cols; ++i)
@@ -110,15 +114,7 @@ void TransposeT(char* dst, std::int64_t dst_row, const char* src, std::int64_t s
         std::int64_t i = 0;
         for (; i + k <= cols; i += k) {
             if constexpr (k == 4) {
-                // Source rows i..i+3 hold dst columns; interleave pairs, then halves.
-                const auto a0 = hn::LoadU(d, at_src(i + 0, r)), a1 = hn::LoadU(d, at_src(i + 1, r));
-                const auto a2 = hn::LoadU(d, at_src(i + 2, r)), a3 = hn::LoadU(d, at_src(i + 3, r));
-                const auto t0 = hn::InterleaveLower(d, a0, a1), t1 = hn::InterleaveLower(d, a2, a3);
-                const auto t2 = hn::InterleaveUpper(d, a0, a1), t3 = hn::InterleaveUpper(d, a2, a3);
-                hn::StoreU(hn::ConcatLowerLower(d, t1, t0), d, at_dst(r + 0, i));
-                hn::StoreU(hn::ConcatUpperUpper(d, t1, t0), d, at_dst(r + 1, i));
-                hn::StoreU(hn::ConcatLowerLower(d, t3, t2), d, at_dst(r + 2, i));
-                hn::StoreU(hn::ConcatUpperUpper(d, t3, t2), d, at_dst(r + 3, i));
+                Transpose4x4(d, r, i, at_dst, at_src);
             } else {
                 const auto a0 = hn::LoadU(d, at_src(i + 0, r)), a1 = hn::LoadU(d, at_src(i + 1, r));
                 hn::StoreU(hn::InterleaveLower(d, a0, a1), d, at_dst(r + 0, i));
