@@ -128,7 +128,8 @@ void check_transposing(std::int64_t rows, std::int64_t cols, bool dst_row_major,
 
 /// An image's channels apart ((count, k) interleaved -> k rows of count) or together
 /// (the reverse), k rows against k interleaved elements, the rows `gap` elements
-/// longer than count; on one thread, so that a single kernel call sees all k rows.
+/// longer than count; on the caller's threads (on several, each column piece of the
+/// copy still covers all k rows).
 template <class T>
 void check_interleaving(std::int64_t k, std::int64_t count, bool apart, std::int64_t gap) {
     const std::int64_t row = count + gap;
