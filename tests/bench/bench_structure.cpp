@@ -3,8 +3,8 @@
 // workloads in NumPy under the same labels):
 //   concatenate of 8 volumes of 128^3 f32, reflect pad of a 512x512x64 image stack,
 //   fold of 8^3 windows at step 6 over 128^3, a space-to-depth rearrangement, an
-//   image's channels moved last and first, and the fixed cost of a pattern call with
-//   its plan cached versus parsed each call.
+//   image's channels moved last and first (also from a crop), and the fixed cost of a
+//   pattern call with its plan cached versus parsed each call.
 // CTest smoke-runs only the small cases (nt_bench_smoke_filter_bench_structure).
 #include <benchmark/benchmark.h>
 
@@ -107,6 +107,32 @@ BENCHMARK(BM_channels<float>)->Args({1024, 1})->Name("channels last (3,1024,1024
 BENCHMARK(BM_channels<float>)->Args({1024, 0})->Name("channels first (1024,1024,3) f32")->UseRealTime();
 BENCHMARK(BM_channels<std::uint8_t>)->Args({16, 1})->Name("channels last (3,16,16) u8")->UseRealTime();
 BENCHMARK(BM_channels<std::uint8_t>)->Args({16, 0})->Name("channels first (16,16,3) u8")->UseRealTime();
+
+// Channels first from a crop of an (H,W,C) image: the crop's rows are not one run.
+template <class T>
+void BM_channels_crop(benchmark::State& state) {
+    const std::int64_t hw = state.range(0), h = state.range(1), w = state.range(2);
+    const auto img = nt::full<T>({hw, hw, 3}, T(1), {"H", "W", "C"});
+    const auto crop = img.slice("H", (hw - h) / 2, (hw - h) / 2 + h).slice("W", (hw - w) / 2, (hw - w) / 2 + w);
+    for (auto _ : state) {
+        auto out = crop.permute({2, 0, 1}).contiguous();
+        benchmark::DoNotOptimize(out.data());
+    }
+    set_bytes(state, 2 * 3 * h * w * static_cast<std::int64_t>(sizeof(T)));
+}
+BENCHMARK(BM_memcpy)->Arg(2LL * 3 * 800 * 900)->Name("memcpy 3x800x900 u8")->UseRealTime();
+BENCHMARK(BM_channels_crop<std::uint8_t>)
+    ->Args({1024, 800, 900})
+    ->Name("channels first, crop (800,900) of (1024,1024,3) u8")
+    ->UseRealTime();
+BENCHMARK(BM_channels_crop<float>)
+    ->Args({1024, 800, 900})
+    ->Name("channels first, crop (800,900) of (1024,1024,3) f32")
+    ->UseRealTime();
+BENCHMARK(BM_channels_crop<std::uint8_t>)
+    ->Args({80, 12, 64})
+    ->Name("channels first, crop (12,64) of (80,80,3) u8")
+    ->UseRealTime();
 
 // The fixed cost of a pattern call on a tiny tensor: the plan comes from the cache.
 // The "parsed each call" row cycles through 32 spellings of the same pattern (extra

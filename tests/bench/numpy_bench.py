@@ -268,6 +268,10 @@ def structure_cases(results):
             lambda: np.ascontiguousarray(chw.transpose(1, 2, 0)))
         results[f"channels first (1024,1024,3) {name}"] = median_time(
             lambda: np.ascontiguousarray(hwc.transpose(2, 0, 1)))
+        if name != "u16":
+            crop = hwc[112:912, 62:962]
+            results[f"channels first, crop (800,900) of (1024,1024,3) {name}"] = median_time(
+                lambda: np.ascontiguousarray(crop.transpose(2, 0, 1)))
 
 
 if __name__ == "__main__":

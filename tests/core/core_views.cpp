@@ -210,6 +210,13 @@ TEMPLATE_LIST_TEST_CASE("permute: an image's channels moved last and first, copi
                 for (std::int64_t h = 0; h < 5; ++h)
                     for (std::int64_t w = 0; w < 70; ++w)
                         same = same && hwc.at(h, w, k) == chw.at(k, h, w) && back.at(k, h, w) == chw.at(k, h, w);
+            // A crop's rows do not merge into one run: the channels come apart row by row.
+            const auto crop = hwc.slice("H", 1, 4).slice("W", 2, 67);
+            const auto crop_chw = crop.permute({"C", "H", "W"}).contiguous();
+            for (std::int64_t k = 0; k < c; ++k)
+                for (std::int64_t h = 0; h < 3; ++h)
+                    for (std::int64_t w = 0; w < 65; ++w)
+                        same = same && crop_chw.at(k, h, w) == chw.at(k, h + 1, w + 2);
             INFO(c << " channels, " << threads << " threads");
             CHECK(same);
         }

@@ -157,7 +157,51 @@ void check_interleaving(std::int64_t k, std::int64_t count, bool apart, std::int
     CHECK(std::memcmp(dst.data(), expect.data(), dst.size() * sizeof(T)) == 0);
 }
 
+/// An image's channels taken apart from a crop: (h, w, k) of a (rows, cols, k) source,
+/// starting at (top, left), into a (k, h, w) destination whose rows are `gap` longer.
+template <class T>
+void check_crop_apart(std::int64_t k, std::int64_t h, std::int64_t w, std::int64_t cols, std::int64_t gap) {
+    const std::int64_t top = 2, left = 3, rows = top + h + 1, dst_row = w + gap;
+    const dims shape{k, h, w}, dst_strides{h * dst_row, dst_row, 1}, src_strides{1, cols * k, k};
+    std::vector<T> src(static_cast<std::size_t>(rows * cols * k)), dst(static_cast<std::size_t>(k * h * dst_row));
+    auto* bytes = reinterpret_cast<unsigned char*>(src.data());
+    for (std::size_t i = 0; i < src.size() * sizeof(T); ++i) bytes[i] = static_cast<unsigned char>(uniform(0, 255));
+    std::memset(static_cast<void*>(dst.data()), 0xAB, dst.size() * sizeof(T));
+    std::vector<T> expect = dst;
+    for (std::int64_t c = 0; c < k; ++c)
+        for (std::int64_t y = 0; y < h; ++y)
+            for (std::int64_t x = 0; x < w; ++x)
+                expect[static_cast<std::size_t>(c * h * dst_row + y * dst_row + x)] =
+                    src[static_cast<std::size_t>(((top + y) * cols + left + x) * k + c)];
+    nt::detail::copy_strided(dst.data(), dst_strides.span(), src.data() + (top * cols + left) * k, src_strides.span(),
+                             shape.span(), sizeof(T));
+    INFO("k " << k << " crop (" << h << ", " << w << ") of " << cols << " columns, element size " << sizeof(T)
+              << ", gap " << gap << ", " << nt::get_num_threads() << " threads");
+    CHECK(std::memcmp(dst.data(), expect.data(), dst.size() * sizeof(T)) == 0);
+}
+
 }  // namespace
+
+TEST_CASE("engine: channels apart from a crop, on one and two threads", "[engine][copy]") {
+    // The crop's rows do not merge into one run; the copy still takes each column's
+    // channels together, and two threads split the rows in whole groups of channels.
+    thread_guard guard;
+    for (const int threads : {1, 2}) {
+        nt::set_num_threads(threads);
+        for (const std::int64_t k : {2, 3, 4})
+            for (const std::int64_t gap : {0, 5}) {
+                check_crop_apart<blob<1>>(k, 7, 70, 80, gap);
+                check_crop_apart<blob<2>>(k, 5, 64, 70, gap);
+                check_crop_apart<blob<4>>(k, 9, 100, 111, gap);
+                check_crop_apart<blob<8>>(k, 4, 67, 70, gap);
+                check_crop_apart<blob<16>>(k, 3, 66, 70, gap);
+                check_crop_apart<blob<4>>(k, 6, 63, 70, gap);  // narrow: element by element
+            }
+        // Above the parallel threshold, with an odd number of rows per channel.
+        check_crop_apart<blob<1>>(3, 151, 301, 310, 0);
+        check_crop_apart<blob<4>>(4, 97, 389, 400, 3);
+    }
+}
 
 TEST_CASE("engine: channels apart and together agree on every SIMD target this CPU runs", "[engine][copy][simd]") {
     thread_guard guard;
