@@ -10,11 +10,12 @@
 
 namespace nt::detail {
 
-/// dst(r, i) = src(i, r) for r < rows, i < cols, elements of `element_size` 4 or 8
-/// bytes: row r of dst is contiguous in i (dst + r * dst_row bytes), row i of src is
-/// contiguous in r (src + i * src_row bytes). Moves 4x4 (or 2x2) blocks through
-/// registers, so every load and store is a vector. Returns false (nothing done) for
-/// other element sizes.
+/// dst(r, i) = src(i, r) for r < rows, i < cols, elements of `element_size` 1, 2, 4 or
+/// 8 bytes: row r of dst is contiguous in i (dst + r * dst_row bytes), row i of src is
+/// contiguous in r (src + i * src_row bytes). Moves square blocks through registers
+/// (16x16 bytes, 8x8 16-bit elements, 8x8 32-bit and 4x4 64-bit ones with AVX2), so
+/// every load and store is a vector. Returns false (nothing done) for other element
+/// sizes.
 bool transpose_block(void* dst, std::int64_t dst_row, const void* src, std::int64_t src_row, std::int64_t rows,
                      std::int64_t cols, std::size_t element_size);
 

@@ -34,9 +34,31 @@ HWY_INLINE void Transpose4x4(D d, std::int64_t r, std::int64_t i, const AtDst& a
 }
 #endif
 
-// 128-bit vectors on every target: a 4x4 block of 32-bit elements (2x2 of 64-bit)
-// is exactly four (two) of them. AVX2 and AVX-512 move blocks of 256-bit vectors
-// first: 8x8 of 32-bit elements, 4x4 of 64-bit (Transpose4x4 above).
+#if HWY_TARGET != HWY_SCALAR
+/// dst rows r..r+n-1 from src rows i..i+n-1 in 128-bit vectors of n lanes (16 bytes,
+/// 8 16-bit elements, 2 64-bit ones): log2(n) rounds, each interleaving vector j with
+/// vector j + n/2; after the last round vector j holds column j.
+template <class T, class AtDst, class AtSrc>
+HWY_INLINE void TransposeRounds(std::int64_t r, std::int64_t i, const AtDst& at_dst, const AtSrc& at_src) {
+    const hn::Full128<T> d;
+    constexpr int n = 16 / sizeof(T);
+    hn::Vec<decltype(d)> v[n], w[n];
+    for (int j = 0; j < n; ++j) v[j] = hn::LoadU(d, at_src(i + j, r));
+    for (int round = 1; round < n; round *= 2) {
+        for (int j = 0; j < n / 2; ++j) {
+            w[2 * j] = hn::InterleaveLower(d, v[j], v[j + n / 2]);
+            w[2 * j + 1] = hn::InterleaveUpper(d, v[j], v[j + n / 2]);
+        }
+        for (int j = 0; j < n; ++j) v[j] = w[j];
+    }
+    for (int j = 0; j < n; ++j) hn::StoreU(v[j], d, at_dst(r + j, i));
+}
+#endif
+
+// 128-bit vectors on every target: a 4x4 block of 32-bit elements (2x2 of 64-bit,
+// 8x8 of 16-bit, 16x16 of bytes) is exactly four (two, eight, sixteen) of them. AVX2
+// and AVX-512 move blocks of 256-bit vectors first: 8x8 of 32-bit elements, 4x4 of
+// 64-bit (Transpose4x4 above).
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
 /// dst rows r..r+7 from src rows i..i+7 (32-bit elements), on 256-bit vectors: pairs,
 /// then 64-bit pairs interleave within each 128-bit half, and the halves swap last.
@@ -78,65 +100,67 @@ void TransposeT(char* dst, std::int64_t dst_row, const char* src, std::int64_t s
     auto at_dst = [&](std::int64_t r, std::int64_t i) { return reinterpret_cast<T*>(dst + r * dst_row) + i; };
     std::int64_t r = 0;
 #if HWY_TARGET != HWY_SCALAR  // the scalar target (no 128-bit vectors) takes the loop below
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
-    {
-        constexpr std::int64_t block = 32 / sizeof(T), line = 64 / sizeof(T);
-        // Destination rows r0..r0 + Height - 1 (a multiple of `block`) over every
-        // source row, then the columns left one by one; `ahead`: fetch the lines two
-        // passes on as well.
-        auto pass = [&](auto height, auto ahead, std::int64_t r0) {
-            constexpr std::int64_t Height = decltype(height)::value;
-            std::int64_t i = 0;
-            for (; i + block <= cols; i += block) {
-                if constexpr (decltype(ahead)::value)
-                    if (r0 + 3 * line <= rows)
-                        for (std::int64_t j = 0; j < block; ++j) hwy::Prefetch(at_src(i + j, r0 + 2 * line));
-                for (std::int64_t h = 0; h < Height; h += block) {
-                    if constexpr (sizeof(T) == 4) Transpose8x8<T>(r0 + h, i, at_dst, at_src);
-                    else Transpose4x4(hn::Simd<T, 4, 0>(), r0 + h, i, at_dst, at_src);
-                }
-            }
-            for (; i < cols; ++i)
-                for (std::int64_t j = 0; j < Height; ++j) *at_dst(r0 + j, i) = *at_src(i, r0 + j);
-        };
-        // Passes of a cache line's rows read each source line whole, where a block's
-        // rows read it in parts a pass apart, and a power-of-two row stride had often
-        // evicted it from L1 in between: 4096^2 f64 took 12.5-13.1 ms against 19.6-21.4
-        // (16.6 with 4x4 blocks in block passes), 4096^2 f32 as long (2026-11-27).
-        for (; r + line <= rows; r += line) pass(std::integral_constant<std::int64_t, line>{}, std::true_type{}, r);
-        for (; r + block <= rows; r += block)
-            pass(std::integral_constant<std::int64_t, block>{}, std::false_type{}, r);
-    }
-#endif
-    const hn::Full128<T> d;
-    constexpr std::int64_t k = 16 / sizeof(T);
-    for (; r + k <= rows; r += k) {
+    constexpr std::int64_t line = 64 / sizeof(T);
+    // Destination rows r0..r0 + Height - 1 (a multiple of Block) over every source row,
+    // in Block x Block register blocks, then the columns left one by one; `ahead`:
+    // fetch the lines two passes on as well.
+    auto pass = [&](auto height, auto block, auto ahead, std::int64_t r0, const auto& move_block) {
+        constexpr std::int64_t Height = decltype(height)::value, Block = decltype(block)::value;
         std::int64_t i = 0;
-        for (; i + k <= cols; i += k) {
-            if constexpr (k == 4) {
-                Transpose4x4(d, r, i, at_dst, at_src);
-            } else {
-                const auto a0 = hn::LoadU(d, at_src(i + 0, r)), a1 = hn::LoadU(d, at_src(i + 1, r));
-                hn::StoreU(hn::InterleaveLower(d, a0, a1), d, at_dst(r + 0, i));
-                hn::StoreU(hn::InterleaveUpper(d, a0, a1), d, at_dst(r + 1, i));
-            }
+        for (; i + Block <= cols; i += Block) {
+            if constexpr (decltype(ahead)::value)
+                if (r0 + 3 * line <= rows)
+                    for (std::int64_t j = 0; j < Block; ++j) hwy::Prefetch(at_src(i + j, r0 + 2 * line));
+            for (std::int64_t h = 0; h < Height; h += Block) move_block(r0 + h, i);
         }
         for (; i < cols; ++i)
-            for (std::int64_t j = 0; j < k; ++j) *at_dst(r + j, i) = *at_src(i, r + j);
-    }
+            for (std::int64_t j = 0; j < Height; ++j) *at_dst(r0 + j, i) = *at_src(i, r0 + j);
+    };
+    // Passes of a block's rows, or first of a cache line's rows (`lines`).
+    auto passes = [&](auto block, auto lines, const auto& move_block) {
+        constexpr std::int64_t Block = decltype(block)::value;
+        if constexpr (decltype(lines)::value)
+            for (; r + line <= rows; r += line)
+                pass(std::integral_constant<std::int64_t, line>{}, block, std::true_type{}, r, move_block);
+        for (; r + Block <= rows; r += Block) pass(block, block, std::false_type{}, r, move_block);
+    };
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+    // Line passes read each source line whole, where a block's rows read it in parts a
+    // pass apart, and a power-of-two row stride had often evicted it from L1 in between:
+    // 4096^2 f64 took 12.5-13.1 ms against 19.6-21.4 (16.6 with 4x4 blocks in block
+    // passes), 4096^2 f32 as long (2026-11-27).
+    if constexpr (sizeof(T) >= 4)
+        passes(std::integral_constant<std::int64_t, 32 / sizeof(T)>{}, std::true_type{},
+               [&](std::int64_t r0, std::int64_t i) {
+                   if constexpr (sizeof(T) == 4) Transpose8x8<T>(r0, i, at_dst, at_src);
+                   else Transpose4x4(hn::Simd<T, 4, 0>(), r0, i, at_dst, at_src);
+               });
+#endif
+    // Bytes and 16-bit elements take block passes: line passes keep 64 or 32
+    // destination rows in flight, each written 16 bytes at a time, and with a
+    // power-of-two row stride they share one L1 set (4096^2 i16: 14.2 ms against 9.4;
+    // (64,256,256) u8 -> (2,1,0): 2.0 against 1.3 ms, 2026-11-27).
+    constexpr std::int64_t k = 16 / sizeof(T);
+    passes(std::integral_constant<std::int64_t, k>{}, std::false_type{}, [&](std::int64_t r0, std::int64_t i) {
+        if constexpr (k == 4) Transpose4x4(hn::Full128<T>(), r0, i, at_dst, at_src);
+        else TransposeRounds<T>(r0, i, at_dst, at_src);
+    });
 #endif
     for (; r < rows; ++r)
         for (std::int64_t i = 0; i < cols; ++i) *at_dst(r, i) = *at_src(i, r);
 }
 
-void Transpose32(char* dst, std::int64_t dst_row, const char* src, std::int64_t src_row, std::int64_t rows,
-                 std::int64_t cols) {
-    TransposeT<std::uint32_t>(dst, dst_row, src, src_row, rows, cols);
-}
-void Transpose64(char* dst, std::int64_t dst_row, const char* src, std::int64_t src_row, std::int64_t rows,
-                 std::int64_t cols) {
-    TransposeT<std::uint64_t>(dst, dst_row, src, src_row, rows, cols);
-}
+// The entry points HWY_EXPORT takes by name, one per element size.
+#define NT_TRANSPOSE_ENTRY(Name, T)                                                                        \
+    void Name(char* dst, std::int64_t dst_row, const char* src, std::int64_t src_row, std::int64_t rows, \
+              std::int64_t cols) {                                                                         \
+        TransposeT<T>(dst, dst_row, src, src_row, rows, cols);                                             \
+    }
+NT_TRANSPOSE_ENTRY(Transpose8, std::uint8_t)
+NT_TRANSPOSE_ENTRY(Transpose16, std::uint16_t)
+NT_TRANSPOSE_ENTRY(Transpose32, std::uint32_t)
+NT_TRANSPOSE_ENTRY(Transpose64, std::uint64_t)
+#undef NT_TRANSPOSE_ENTRY
 
 // k rows of `count` elements against `count` groups of k interleaved ones: one
 // vector of each row per k vectors of groups (LoadInterleaved/StoreInterleaved).
@@ -216,6 +240,8 @@ HWY_AFTER_NAMESPACE();
 
 namespace nt::detail {
 
+HWY_EXPORT(Transpose8);
+HWY_EXPORT(Transpose16);
 HWY_EXPORT(Transpose32);
 HWY_EXPORT(Transpose64);
 HWY_EXPORT(DispatchedTarget);
@@ -238,7 +264,9 @@ bool transpose_block(void* dst, std::int64_t dst_row, const void* src, std::int6
                      std::int64_t cols, std::size_t element_size) {
     auto* d = static_cast<char*>(dst);
     const auto* s = static_cast<const char*>(src);
-    if (element_size == 4) HWY_DYNAMIC_DISPATCH(Transpose32)(d, dst_row, s, src_row, rows, cols);
+    if (element_size == 1) HWY_DYNAMIC_DISPATCH(Transpose8)(d, dst_row, s, src_row, rows, cols);
+    else if (element_size == 2) HWY_DYNAMIC_DISPATCH(Transpose16)(d, dst_row, s, src_row, rows, cols);
+    else if (element_size == 4) HWY_DYNAMIC_DISPATCH(Transpose32)(d, dst_row, s, src_row, rows, cols);
     else if (element_size == 8) HWY_DYNAMIC_DISPATCH(Transpose64)(d, dst_row, s, src_row, rows, cols);
     else return false;
     return true;

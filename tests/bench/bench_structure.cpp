@@ -3,7 +3,8 @@
 // workloads in NumPy under the same labels):
 //   concatenate of 8 volumes of 128^3 f32, reflect pad of a 512x512x64 image stack,
 //   fold of 8^3 windows at step 6 over 128^3, a space-to-depth rearrangement, an
-//   image's channels moved last and first (also from a crop), and the fixed cost of a
+//   image's channels moved last and first (also from a crop, and while its other axes
+//   swap), transposes of 8- and 16-bit images and volumes, and the fixed cost of a
 //   pattern call with its plan cached versus parsed each call.
 // CTest smoke-runs only the small cases (nt_bench_smoke_filter_bench_structure).
 #include <benchmark/benchmark.h>
@@ -133,6 +134,44 @@ BENCHMARK(BM_channels_crop<std::uint8_t>)
     ->Args({80, 12, 64})
     ->Name("channels first, crop (12,64) of (80,80,3) u8")
     ->UseRealTime();
+
+// Transposing copies of 8- and 16-bit data (microscopy and CT): a square image, and a
+// volume reoriented (Z,Y,X) -> (X,Y,Z).
+template <class T>
+void BM_transpose_typed(benchmark::State& state) {
+    const bool volume = state.range(0) != 0;
+    const auto src = volume ? nt::full<T>({64, 256, 256}, T(1)) : nt::full<T>({4096, 4096}, T(1));
+    for (auto _ : state) {
+        auto out = volume ? src.permute({2, 1, 0}).contiguous() : src.transpose().contiguous();
+        benchmark::DoNotOptimize(out.data());
+    }
+    set_bytes(state, 2 * src.size() * static_cast<std::int64_t>(sizeof(T)));
+}
+BENCHMARK(BM_memcpy)->Arg(2LL * 4096 * 4096)->Name("memcpy 4096^2 u8")->UseRealTime();
+BENCHMARK(BM_transpose_typed<std::uint8_t>)->Arg(0)->Name("transpose (4096,4096) u8")->UseRealTime();
+BENCHMARK(BM_transpose_typed<std::int16_t>)->Arg(0)->Name("transpose (4096,4096) i16")->UseRealTime();
+BENCHMARK(BM_transpose_typed<std::uint8_t>)->Arg(1)->Name("reorient (64,256,256) u8")->UseRealTime();
+BENCHMARK(BM_transpose_typed<std::int16_t>)->Arg(1)->Name("reorient (64,256,256) i16")->UseRealTime();
+
+// An image's channels moved while its other two axes swap: (C,H,W) -> (W,H,C), and
+// the Fortran-order flatten of an (H,W,C) image, whose order is (C,W,H).
+template <class T>
+void BM_channels_transposed(benchmark::State& state) {
+    const bool together = state.range(0) != 0;
+    const auto src = together ? nt::full<T>({3, 256, 384}, T(1)) : nt::full<T>({256, 384, 3}, T(1));
+    for (auto _ : state) {
+        auto out = together ? src.permute({2, 1, 0}).contiguous() : src.reshape({-1}, nt::order::fortran);
+        benchmark::DoNotOptimize(out.data());
+    }
+    set_bytes(state, 2 * src.size() * static_cast<std::int64_t>(sizeof(T)));
+}
+BENCHMARK(BM_memcpy)->Arg(2LL * 3 * 256 * 384 * 4)->Name("memcpy 3x256x384 f32")->UseRealTime();
+BENCHMARK(BM_channels_transposed<float>)->Arg(1)->Name("permute (3,256,384) (2,1,0) f32")->UseRealTime();
+BENCHMARK(BM_channels_transposed<float>)->Arg(0)->Name("fortran flatten (256,384,3) f32")->UseRealTime();
+BENCHMARK(BM_channels_transposed<std::uint8_t>)->Arg(1)->Name("permute (3,256,384) (2,1,0) u8")->UseRealTime();
+BENCHMARK(BM_channels_transposed<std::uint8_t>)->Arg(0)->Name("fortran flatten (256,384,3) u8")->UseRealTime();
+BENCHMARK(BM_channels_transposed<double>)->Arg(1)->Name("permute (3,256,384) (2,1,0) f64")->UseRealTime();
+BENCHMARK(BM_channels_transposed<double>)->Arg(0)->Name("fortran flatten (256,384,3) f64")->UseRealTime();
 
 // The fixed cost of a pattern call on a tiny tensor: the plan comes from the cache.
 // The "parsed each call" row cycles through 32 spellings of the same pattern (extra

@@ -272,6 +272,16 @@ def structure_cases(results):
             crop = hwc[112:912, 62:962]
             results[f"channels first, crop (800,900) of (1024,1024,3) {name}"] = median_time(
                 lambda: np.ascontiguousarray(crop.transpose(2, 0, 1)))
+    for name, dtype in (("u8", np.uint8), ("i16", np.int16)):
+        square, volume = np.ones((4096, 4096), dtype=dtype), np.ones((64, 256, 256), dtype=dtype)
+        results[f"transpose (4096,4096) {name}"] = median_time(lambda: np.ascontiguousarray(square.T))
+        results[f"reorient (64,256,256) {name}"] = median_time(
+            lambda: np.ascontiguousarray(volume.transpose(2, 1, 0)))
+    for name, dtype in (("f32", np.float32), ("u8", np.uint8), ("f64", np.float64)):
+        chw, hwc = np.ones((3, 256, 384), dtype=dtype), np.ones((256, 384, 3), dtype=dtype)
+        results[f"permute (3,256,384) (2,1,0) {name}"] = median_time(
+            lambda: np.ascontiguousarray(chw.transpose(2, 1, 0)))
+        results[f"fortran flatten (256,384,3) {name}"] = median_time(lambda: hwc.reshape(-1, order="F"))
 
 
 if __name__ == "__main__":

@@ -223,6 +223,28 @@ TEMPLATE_LIST_TEST_CASE("permute: an image's channels moved last and first, copi
     }
 }
 
+TEMPLATE_LIST_TEST_CASE("permute: channels moved while the image transposes, copied", "[views][copy]",
+                        nt::test::element_types) {
+    // (C,H,W) -> (W,H,C) and the Fortran-order flatten of (H,W,C), whose order is
+    // (C,W,H): one copy moves the channels and swaps the other two axes.
+    for (const std::int64_t c : {2, 3, 4}) {
+        const auto chw = iota<TestType>({c, 17, 20}, {"C", "H", "W"});
+        const auto whc = chw.permute({2, 1, 0}).contiguous();
+        REQUIRE(names(whc) == strings{"W", "H", "C"});
+        const auto hwc = chw.permute({1, 2, 0}).contiguous();
+        const auto flat = hwc.reshape({-1}, nt::order::fortran);
+        REQUIRE(shape(flat) == shape_t{c * 17 * 20});
+        bool same = true;
+        for (std::int64_t k = 0; k < c; ++k)
+            for (std::int64_t h = 0; h < 17; ++h)
+                for (std::int64_t w = 0; w < 20; ++w)
+                    same = same && whc.at(w, h, k) == chw.at(k, h, w) &&
+                           flat.at(h + 17 * (w + 20 * k)) == chw.at(k, h, w);
+        INFO(c << " channels");
+        CHECK(same);
+    }
+}
+
 TEMPLATE_LIST_TEST_CASE("slice: Python semantics, names kept", "[views][slice]", nt::test::element_types) {
     auto a = iota<TestType>({4, 5}, {"H", "W"});
     auto s = a.slice("W", 1, 4);

@@ -20,12 +20,18 @@ struct blob {
     friend bool operator==(const blob& x, const blob& y) { return std::memcmp(x.b, y.b, Size) == 0; }
 };
 
+/// Random bytes in every element.
+template <class T>
+void fill_random(std::vector<T>& v) {
+    auto* bytes = reinterpret_cast<unsigned char*>(v.data());
+    for (std::size_t i = 0; i < v.size() * sizeof(T); ++i) bytes[i] = static_cast<unsigned char>(uniform(0, 255));
+}
+
 template <class T>
 void check_copy(const dims& shape) {
     const layout ld = random_layout(shape, false), ls = random_layout(shape, true);
     std::vector<T> src(static_cast<std::size_t>(ls.span));
-    auto* bytes = reinterpret_cast<unsigned char*>(src.data());
-    for (std::size_t i = 0; i < src.size() * sizeof(T); ++i) bytes[i] = static_cast<unsigned char>(uniform(0, 255));
+    fill_random(src);
     std::vector<T> expect(static_cast<std::size_t>(ld.span));
     std::memset(static_cast<void*>(expect.data()), 0xAB, expect.size() * sizeof(T));
     for_each_index(shape, {&ld.strides, &ls.strides}, [&](const auto& off) {
@@ -113,8 +119,7 @@ void check_transposing(std::int64_t rows, std::int64_t cols, bool dst_row_major,
     const dims& ds = dst_row_major ? row_major : col_major;
     const dims& ss = dst_row_major ? col_major : row_major;
     std::vector<T> src(static_cast<std::size_t>(rows * cols + shift)), dst(src.size()), expect(src.size());
-    auto* bytes = reinterpret_cast<unsigned char*>(src.data());
-    for (std::size_t i = 0; i < src.size() * sizeof(T); ++i) bytes[i] = static_cast<unsigned char>(uniform(0, 255));
+    fill_random(src);
     for (std::int64_t r = 0; r < rows; ++r)
         for (std::int64_t c = 0; c < cols; ++c)
             expect[static_cast<std::size_t>(shift + r * ds[0] + c * ds[1])] =
@@ -124,6 +129,24 @@ void check_transposing(std::int64_t rows, std::int64_t cols, bool dst_row_major,
                    << " row-major, shift " << shift);
     CHECK(std::memcmp(dst.data() + shift, expect.data() + shift, static_cast<std::size_t>(rows * cols) * sizeof(T)) ==
           0);
+}
+
+/// transpose_block alone, dst(r, i) = src(i, r), rows of both sides padded: blocks
+/// taller than a copy's tiles (line passes, fetching ahead, every tail).
+template <class T>
+void check_transpose_block(std::int64_t rows, std::int64_t cols) {
+    const std::int64_t dst_row = cols + 3, src_row = rows + 5;
+    std::vector<T> src(static_cast<std::size_t>(cols * src_row)), dst(static_cast<std::size_t>(rows * dst_row));
+    fill_random(src);
+    std::memset(static_cast<void*>(dst.data()), 0xAB, dst.size() * sizeof(T));
+    std::vector<T> expect = dst;
+    for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t i = 0; i < cols; ++i)
+            expect[static_cast<std::size_t>(r * dst_row + i)] = src[static_cast<std::size_t>(i * src_row + r)];
+    REQUIRE(nt::detail::transpose_block(dst.data(), dst_row * static_cast<std::int64_t>(sizeof(T)), src.data(),
+                                        src_row * static_cast<std::int64_t>(sizeof(T)), rows, cols, sizeof(T)));
+    INFO("transpose_block (" << rows << "," << cols << ") element size " << sizeof(T));
+    CHECK(std::memcmp(dst.data(), expect.data(), dst.size() * sizeof(T)) == 0);
 }
 
 /// An image's channels apart ((count, k) interleaved -> k rows of count) or together
@@ -136,8 +159,7 @@ void check_interleaving(std::int64_t k, std::int64_t count, bool apart, std::int
     const dims rows_shape{k, count}, rows_strides{row, 1}, groups_strides{1, k};
     const dims groups_shape{count, k}, groups_as_groups{k, 1}, rows_as_groups{1, row};
     std::vector<T> src(static_cast<std::size_t>(k * row)), dst(src.size()), expect(src.size());
-    auto* bytes = reinterpret_cast<unsigned char*>(src.data());
-    for (std::size_t i = 0; i < src.size() * sizeof(T); ++i) bytes[i] = static_cast<unsigned char>(uniform(0, 255));
+    fill_random(src);
     std::memset(static_cast<void*>(dst.data()), 0xAB, dst.size() * sizeof(T));
     std::memcpy(static_cast<void*>(expect.data()), dst.data(), dst.size() * sizeof(T));
     for (std::int64_t j = 0; j < k; ++j)
@@ -164,8 +186,7 @@ void check_crop_apart(std::int64_t k, std::int64_t h, std::int64_t w, std::int64
     const std::int64_t top = 2, left = 3, rows = top + h + 1, dst_row = w + gap;
     const dims shape{k, h, w}, dst_strides{h * dst_row, dst_row, 1}, src_strides{1, cols * k, k};
     std::vector<T> src(static_cast<std::size_t>(rows * cols * k)), dst(static_cast<std::size_t>(k * h * dst_row));
-    auto* bytes = reinterpret_cast<unsigned char*>(src.data());
-    for (std::size_t i = 0; i < src.size() * sizeof(T); ++i) bytes[i] = static_cast<unsigned char>(uniform(0, 255));
+    fill_random(src);
     std::memset(static_cast<void*>(dst.data()), 0xAB, dst.size() * sizeof(T));
     std::vector<T> expect = dst;
     for (std::int64_t c = 0; c < k; ++c)
@@ -180,7 +201,46 @@ void check_crop_apart(std::int64_t k, std::int64_t h, std::int64_t w, std::int64
     CHECK(std::memcmp(dst.data(), expect.data(), dst.size() * sizeof(T)) == 0);
 }
 
+/// An image batch's channels moved and its other two axes swapped in one copy:
+/// together, (n, k, h, w) -> (n, w, h, k); apart, (n, h, w, k) -> (n, k, w, h).
+template <class T>
+void check_channels_transposed(std::int64_t n, std::int64_t k, std::int64_t h, std::int64_t w, bool together) {
+    const std::int64_t count = n * k * h * w;
+    const dims shape = together ? dims{n, k, h, w} : dims{n, h, w, k};
+    const dims src_strides = together ? dims{k * h * w, h * w, w, 1} : dims{h * w * k, w * k, k, 1};
+    const dims dst_strides = together ? dims{w * h * k, 1, k, h * k} : dims{k * w * h, 1, h, w * h};
+    std::vector<T> src(static_cast<std::size_t>(count)), dst(src.size()), expect(src.size());
+    fill_random(src);
+    for_each_index(shape, {&dst_strides, &src_strides}, [&](const auto& off) {
+        expect[static_cast<std::size_t>(off[0])] = src[static_cast<std::size_t>(off[1])];
+    });
+    nt::detail::copy_strided(dst.data(), dst_strides.span(), src.data(), src_strides.span(), shape.span(), sizeof(T));
+    INFO((together ? "together" : "apart") << " n " << n << " k " << k << " (" << h << ", " << w << ") element size "
+                                           << sizeof(T) << ", " << nt::get_num_threads() << " threads");
+    CHECK(std::memcmp(dst.data(), expect.data(), dst.size() * sizeof(T)) == 0);
+}
+
 }  // namespace
+
+TEST_CASE("engine: channels moved and the image transposed in one copy", "[engine][copy]") {
+    thread_guard guard;
+    for (const int threads : {1, 2}) {
+        nt::set_num_threads(threads);
+        for (const bool together : {true, false})
+            for (const std::int64_t k : {2, 3, 4}) {
+                for (const auto& [h, w] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+                         {16, 16}, {37, 45}, {100, 23}, {8, 40}, {200, 190}}) {
+                    check_channels_transposed<blob<1>>(1, k, h, w, together);
+                    check_channels_transposed<blob<2>>(1, k, h, w, together);
+                    check_channels_transposed<blob<4>>(2, k, h, w, together);
+                    check_channels_transposed<blob<8>>(1, k, h, w, together);
+                    check_channels_transposed<blob<16>>(1, k, h, w, together);
+                }
+                // Above the parallel threshold: threads take blocks of several images.
+                check_channels_transposed<blob<4>>(3, k, 130, 170, together);
+            }
+    }
+}
 
 TEST_CASE("engine: channels apart from a crop, on one and two threads", "[engine][copy]") {
     // The crop's rows do not merge into one run; the copy still takes each column's
@@ -243,7 +303,15 @@ TEST_CASE("engine: transposing copies agree on every SIMD target this CPU runs",
                     check_transposing<blob<4>>(rows, cols, dst_row_major, shift);
                     check_transposing<blob<8>>(rows, cols, dst_row_major, shift);
                     check_transposing<blob<2>>(rows, cols, dst_row_major, shift);
+                    check_transposing<blob<1>>(rows, cols, dst_row_major, shift);
                 }
+        for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+                 {300, 40}, {200, 77}, {129, 130}, {64, 16}, {15, 300}}) {
+            check_transpose_block<blob<1>>(rows, cols);
+            check_transpose_block<blob<2>>(rows, cols);
+            check_transpose_block<blob<4>>(rows, cols);
+            check_transpose_block<blob<8>>(rows, cols);
+        }
     }
     nt::detail::force_simd_target("");
     CHECK(nt::detail::simd_target() == targets.front());
