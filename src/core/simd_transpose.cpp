@@ -16,28 +16,9 @@ namespace nt::detail::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET != HWY_SCALAR
-/// dst rows r..r+3 from src rows i..i+3 in vectors of four lanes: 32-bit lanes of one
-/// 128-bit block, or 64-bit lanes of two (AVX2 and AVX-512), where Interleave works
-/// within each block and so the middle rows trade places. Pairs interleave, then the
-/// vectors' halves combine.
-template <class D, class AtDst, class AtSrc>
-HWY_INLINE void Transpose4x4(D d, std::int64_t r, std::int64_t i, const AtDst& at_dst, const AtSrc& at_src) {
-    constexpr std::int64_t middle = sizeof(hn::TFromD<D>) == 8 ? 2 : 1;
-    const auto a0 = hn::LoadU(d, at_src(i + 0, r)), a1 = hn::LoadU(d, at_src(i + 1, r));
-    const auto a2 = hn::LoadU(d, at_src(i + 2, r)), a3 = hn::LoadU(d, at_src(i + 3, r));
-    const auto t0 = hn::InterleaveLower(d, a0, a1), t1 = hn::InterleaveLower(d, a2, a3);
-    const auto t2 = hn::InterleaveUpper(d, a0, a1), t3 = hn::InterleaveUpper(d, a2, a3);
-    hn::StoreU(hn::ConcatLowerLower(d, t1, t0), d, at_dst(r + 0, i));
-    hn::StoreU(hn::ConcatUpperUpper(d, t1, t0), d, at_dst(r + middle, i));
-    hn::StoreU(hn::ConcatLowerLower(d, t3, t2), d, at_dst(r + 3 - middle, i));
-    hn::StoreU(hn::ConcatUpperUpper(d, t3, t2), d, at_dst(r + 3, i));
-}
-#endif
-
-#if HWY_TARGET != HWY_SCALAR
 /// dst rows r..r+n-1 from src rows i..i+n-1 in 128-bit vectors of n lanes (16 bytes,
-/// 8 16-bit elements, 2 64-bit ones): log2(n) rounds, each interleaving vector j with
-/// vector j + n/2; after the last round vector j holds column j.
+/// 8 16-bit elements, 4 32-bit, 2 64-bit ones): log2(n) rounds, each interleaving
+/// vector j with vector j + n/2; after the last round vector j holds column j.
 template <class T, class AtDst, class AtSrc>
 HWY_INLINE void TransposeRounds(std::int64_t r, std::int64_t i, const AtDst& at_dst, const AtSrc& at_src) {
     const hn::Full128<T> d;
@@ -58,7 +39,7 @@ HWY_INLINE void TransposeRounds(std::int64_t r, std::int64_t i, const AtDst& at_
 // 128-bit vectors on every target: a 4x4 block of 32-bit elements (2x2 of 64-bit,
 // 8x8 of 16-bit, 16x16 of bytes) is exactly four (two, eight, sixteen) of them. AVX2
 // and AVX-512 move blocks of 256-bit vectors first: 8x8 of 32-bit elements, 4x4 of
-// 64-bit (Transpose4x4 above).
+// 64-bit.
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
 /// dst rows r..r+7 from src rows i..i+7 (32-bit elements), on 256-bit vectors: pairs,
 /// then 64-bit pairs interleave within each 128-bit half, and the halves swap last.
@@ -90,6 +71,22 @@ HWY_INLINE void Transpose8x8(std::int64_t r, std::int64_t i, const AtDst& at_dst
     hn::StoreU(hn::ConcatUpperUpper(d, u5, u1), d, at_dst(r + 5, i));
     hn::StoreU(hn::ConcatUpperUpper(d, u6, u2), d, at_dst(r + 6, i));
     hn::StoreU(hn::ConcatUpperUpper(d, u7, u3), d, at_dst(r + 7, i));
+}
+
+/// dst rows r..r+3 from src rows i..i+3 (64-bit elements), on 256-bit vectors: pairs
+/// interleave within each 128-bit half, so rows 1 and 2 come out swapped, and the
+/// halves combine last.
+template <class T, class AtDst, class AtSrc>
+HWY_INLINE void Transpose4x4(std::int64_t r, std::int64_t i, const AtDst& at_dst, const AtSrc& at_src) {
+    const hn::Simd<T, 4, 0> d;
+    const auto a0 = hn::LoadU(d, at_src(i + 0, r)), a1 = hn::LoadU(d, at_src(i + 1, r));
+    const auto a2 = hn::LoadU(d, at_src(i + 2, r)), a3 = hn::LoadU(d, at_src(i + 3, r));
+    const auto t0 = hn::InterleaveLower(d, a0, a1), t1 = hn::InterleaveLower(d, a2, a3);
+    const auto t2 = hn::InterleaveUpper(d, a0, a1), t3 = hn::InterleaveUpper(d, a2, a3);
+    hn::StoreU(hn::ConcatLowerLower(d, t1, t0), d, at_dst(r + 0, i));
+    hn::StoreU(hn::ConcatUpperUpper(d, t1, t0), d, at_dst(r + 2, i));
+    hn::StoreU(hn::ConcatLowerLower(d, t3, t2), d, at_dst(r + 1, i));
+    hn::StoreU(hn::ConcatUpperUpper(d, t3, t2), d, at_dst(r + 3, i));
 }
 #endif
 
@@ -133,18 +130,18 @@ void TransposeT(char* dst, std::int64_t dst_row, const char* src, std::int64_t s
         passes(std::integral_constant<std::int64_t, 32 / sizeof(T)>{}, std::true_type{},
                [&](std::int64_t r0, std::int64_t i) {
                    if constexpr (sizeof(T) == 4) Transpose8x8<T>(r0, i, at_dst, at_src);
-                   else Transpose4x4(hn::Simd<T, 4, 0>(), r0, i, at_dst, at_src);
+                   else Transpose4x4<T>(r0, i, at_dst, at_src);
                });
 #endif
-    // Bytes and 16-bit elements take block passes: line passes keep 64 or 32
-    // destination rows in flight, each written 16 bytes at a time, and with a
-    // power-of-two row stride they share one L1 set (4096^2 i16: 14.2 ms against 9.4;
-    // (64,256,256) u8 -> (2,1,0): 2.0 against 1.3 ms, 2026-11-27).
+    // 128-bit blocks: all of a transpose of bytes or 16-bit elements, the rows the
+    // 256-bit passes left, or all of it without AVX2. They take block passes: for bytes
+    // and 16-bit elements, line passes keep 64 or 32 destination rows in flight, each
+    // written 16 bytes at a time, and with a power-of-two row stride they share one L1
+    // set (4096^2 i16: 14.2 ms against 9.4; (64,256,256) u8 -> (2,1,0): 2.0 against
+    // 1.3 ms, 2026-11-27).
     constexpr std::int64_t k = 16 / sizeof(T);
-    passes(std::integral_constant<std::int64_t, k>{}, std::false_type{}, [&](std::int64_t r0, std::int64_t i) {
-        if constexpr (k == 4) Transpose4x4(hn::Full128<T>(), r0, i, at_dst, at_src);
-        else TransposeRounds<T>(r0, i, at_dst, at_src);
-    });
+    passes(std::integral_constant<std::int64_t, k>{}, std::false_type{},
+           [&](std::int64_t r0, std::int64_t i) { TransposeRounds<T>(r0, i, at_dst, at_src); });
 #endif
     for (; r < rows; ++r)
         for (std::int64_t i = 0; i < cols; ++i) *at_dst(r, i) = *at_src(i, r);
