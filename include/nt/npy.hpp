@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "nt/any_tensor.hpp"
+#include "nt/io_options.hpp"
 #include "nt/names.hpp"
 #include "nt/tensor.hpp"
 
@@ -74,8 +75,9 @@ template <element T>
 /// Writes `t` (any strides; a Fortran-contiguous tensor is written with
 /// `fortran_order: True` as NumPy does) in .npy format 1.0 (2.0 for headers over
 /// 64 KiB), little-endian. The file appears complete or not at all (a temporary
-/// in the same folder, renamed). Throws io_error.
-void save_npy(const std::string& path, const any_tensor& t);
+/// in the same folder, renamed), synced to the disk unless `io.durable` is false.
+/// Throws io_error.
+void save_npy(const std::string& path, const any_tensor& t, const io_options& io = {});
 
 /// A tensor over a memory mapping of a .npy file: nothing is read until used, files
 /// larger than memory work, and the mapping lives as long as any view of it.
@@ -135,8 +137,8 @@ private:
 /// io_error.
 ///     nt::save_npz("out.npz", {{"img", img}, {"lbl", lbl}}, nt::npz_compression::deflate);
 void save_npz(const std::string& path, std::span<const npz_entry> entries,
-              npz_compression compression = npz_compression::none);
+              npz_compression compression = npz_compression::none, const io_options& io = {});
 void save_npz(const std::string& path, std::initializer_list<npz_entry> entries,
-              npz_compression compression = npz_compression::none);
+              npz_compression compression = npz_compression::none, const io_options& io = {});
 
 }  // namespace nt

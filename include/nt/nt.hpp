@@ -12,6 +12,7 @@
 #include "nt/error.hpp"
 #include "nt/index.hpp"
 #include "nt/indices.hpp"
+#include "nt/io_options.hpp"
 #include "nt/layout.hpp"
 #include "nt/linalg.hpp"
 #include "nt/match.hpp"

@@ -42,6 +42,8 @@ namespace detail {
 
 /// Throws invalid_argument unless 0 <= q <= 1 (naming the op and the value).
 void check_quantile(double q, std::string_view op);
+/// invalid_argument naming `p` unless 0 <= p <= 100.
+void check_percentile(double p);
 
 /// var (or, with `root`, stddev) over `axes` into a new tensor of the type nt::mean
 /// gives: two passes over `t` (the mean, then the squared deviations from it).
@@ -285,17 +287,17 @@ Tensor<double> quantile(const Tensor<T>& t, double q) {
 /// quantile(t, 0.99, ...).
 template <class T>
 Tensor<double> percentile(const Tensor<T>& t, double p, axes_arg axes, bool keepdims = false) {
-    detail::check_quantile(p / 100.0, "percentile");
+    detail::check_percentile(p);
     return quantile(t, p / 100.0, axes, keepdims);
 }
 template <class T>
 Tensor<double> percentile(const Tensor<T>& t, double p, const Axis& axis, bool keepdims = false) {
-    detail::check_quantile(p / 100.0, "percentile");
+    detail::check_percentile(p);
     return quantile(t, p / 100.0, axis, keepdims);
 }
 template <class T>
 Tensor<double> percentile(const Tensor<T>& t, double p) {
-    detail::check_quantile(p / 100.0, "percentile");
+    detail::check_percentile(p);
     return quantile(t, p / 100.0);
 }
 
@@ -357,16 +359,16 @@ NT_ANY_STATISTIC(median)
     return detail::any_statistics(detail::any_statistic::quantile, t, axes_arg{}, true, false, 0, q).as<double>();
 }
 [[nodiscard]] inline Tensor<double> percentile(const any_tensor& t, double p, axes_arg axes, bool keepdims = false) {
-    detail::check_quantile(p / 100.0, "percentile");
+    detail::check_percentile(p);
     return quantile(t, p / 100.0, axes, keepdims);
 }
 [[nodiscard]] inline Tensor<double> percentile(const any_tensor& t, double p, const Axis& axis,
                                                bool keepdims = false) {
-    detail::check_quantile(p / 100.0, "percentile");
+    detail::check_percentile(p);
     return quantile(t, p / 100.0, axis, keepdims);
 }
 [[nodiscard]] inline Tensor<double> percentile(const any_tensor& t, double p) {
-    detail::check_quantile(p / 100.0, "percentile");
+    detail::check_percentile(p);
     return quantile(t, p / 100.0);
 }
 

@@ -40,6 +40,8 @@
 #include "nt/axis.hpp"
 #include "nt/dtype.hpp"
 #include "nt/index.hpp"
+#include "nt/io_options.hpp"
+#include "nt/layout.hpp"
 #include "nt/names.hpp"
 
 namespace nt::zarr {
@@ -67,6 +69,28 @@ struct codec {
     friend bool operator==(const codec&, const codec&) = default;
 };
 
+/// The fill value of a new array (its missing chunks read as it). By default what
+/// xarray itself writes: none for integer and bool arrays, NaN for floating ones, so
+/// that xarray opens the store with the same dtype and values (xarray reads any fill
+/// value as its missing-value marker: a fill of 0 would turn an int16 label map into
+/// float32 with NaN for every background 0). Give a value, or std::nullopt for none.
+class fill_choice {
+public:
+    constexpr fill_choice() noexcept = default;
+    constexpr fill_choice(double value) noexcept : chosen_(true), value_(value) {}                  // NOLINT
+    constexpr fill_choice(std::nullopt_t) noexcept : chosen_(true) {}                               // NOLINT
+    constexpr fill_choice(std::optional<double> value) noexcept : chosen_(true), value_(value) {}  // NOLINT
+
+    /// Whether the caller chose (a value or none); false: the dtype's default.
+    [[nodiscard]] constexpr bool chosen() const noexcept { return chosen_; }
+    /// The fill value an array of `d` gets (nullopt: none, written `null`).
+    [[nodiscard]] std::optional<double> for_dtype(nt::dtype d) const noexcept;
+
+private:
+    bool chosen_ = false;
+    std::optional<double> value_;
+};
+
 /// The options of create(): how chunks are stored.
 struct create_options {
     codec compressor = codec::blosc();
@@ -74,11 +98,17 @@ struct create_options {
     char order = 'C';
     /// '.' or '/': the separator in chunk keys ("0.3.1" or "0/3/1").
     char dimension_separator = '.';
-    /// The value of missing chunks; std::nullopt writes `null` (zarr: undefined,
-    /// read back as 0). NaN and +-infinity are written as zarr spells them.
-    std::optional<double> fill_value = 0.0;
-    /// Replace an existing array at the path (else io_error names it).
+    /// The value of missing chunks (see fill_choice): by default none for integer
+    /// and bool arrays, NaN for floating ones. std::nullopt writes `null` (ntensor
+    /// reads missing chunks as 0 then; zarr-python leaves them undefined, so write
+    /// every chunk). NaN and +-infinity are written as zarr spells them.
+    fill_choice fill_value;
+    /// Replace an existing array at the path (else io_error names it). The new
+    /// array is made beside the old one, which is removed only once the new one
+    /// has taken its place: a failure leaves the old array whole.
     bool overwrite = false;
+    /// Durable writes of the metadata and of every chunk written through the array.
+    io_options io;
 };
 
 /// One axis's part of a region: an axis (by index or name) and the elements on it.
@@ -144,18 +174,20 @@ private:
     std::shared_ptr<state> s_;
 };
 
-/// Opens the array at `path` (a folder holding ".zarray"). Throws io_error,
-/// format_error, unsupported_dtype.
-[[nodiscard]] array open(const std::string& path);
+/// Opens the array at `path` (a folder holding ".zarray"); its chunk writes are
+/// durable unless `io.durable` is false. Throws io_error, format_error,
+/// unsupported_dtype.
+[[nodiscard]] array open(const std::string& path, const io_options& io = {});
 
 /// Creates an array: writes ".zarray" (and ".zattrs" with the names), and a
 /// ".zgroup" in each parent folder that has none, up to the first folder that
 /// exists, as zarr-python does. No chunk is written: the array reads as the fill
 /// value. `chunks` entries of 0 mean the whole axis. Throws invalid_argument (chunk
 /// sizes, a non-positive shape), io_error (the path exists and !overwrite).
-[[nodiscard]] array create(const std::string& path, nt::dtype dtype, const std::vector<std::int64_t>& shape,
-                           const std::vector<std::int64_t>& chunks, names_arg names = {},
-                           const create_options& options = {});
+/// `shape`, `chunks` and `names` take braced lists, vectors and a tensor's or
+/// array's own: `create(p, t.dtype(), t.shape(), {64, 64}, t.names())`.
+[[nodiscard]] array create(const std::string& path, nt::dtype dtype, shape_arg shape, shape_arg chunks,
+                           names_arg names = {}, const create_options& options = {});
 
 // --- chunk-wise processing ----------------------------------------------------------
 
@@ -236,7 +268,9 @@ struct ome_options {
     std::vector<std::int64_t> chunks;
     codec compressor = codec::blosc();
     std::string name;
+    /// Replace an existing image: made beside it and swapped in when complete.
     bool overwrite = false;
+    io_options io;
 };
 
 /// Writes `t` as an OME-Zarr image with a pyramid: each level halves the spatial

@@ -1,6 +1,7 @@
 // The .npy header reader: magic and version, the Python-literal header dict, the
 // dtype table, and the check that the header's shape fits the stream length.
 #include "npy_header.hpp"
+#include "regular_file.hpp"
 
 #include <algorithm>
 #include <array>
@@ -321,8 +322,6 @@ private:
     std::size_t pos_ = 0;
 };
 
-std::string system_reason() { return std::strerror(errno); }
-
 }  // namespace
 
 std::int64_t npy_header::element_count() const noexcept {
@@ -420,16 +419,9 @@ npy_header parse_npy_header(std::span<const char> bytes, std::uint64_t stream_si
 
 npy_header read_npy_header(const std::string& path) {
     const std::string where = "'" + path + "'";
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail(errc::io_error, where, "cannot open: " + system_reason());
-    const std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
-        ::close(*f);
-        delete f;
-    });
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) fail(errc::io_error, where, "cannot stat: " + system_reason());
-    if (!S_ISREG(st.st_mode)) fail(errc::io_error, where, "not a regular file (a directory or a device?)");
-    const auto size = static_cast<std::uint64_t>(st.st_size);
+    const regular_file file(path, where);
+    const int fd = file.fd();
+    const auto size = file.size();
 
     const auto read_at = [&](std::uint64_t from, std::string& into, std::size_t n) {
         into.resize(n);

@@ -252,7 +252,9 @@ void pipeline::read_file(std::size_t index) {
                                 "' (_ARRAY_DIMENSIONS), but \"names\" says '" + std::string(t.names[a].str()) +
                                 "'. Fix: drop \"names\" to take the array's, or rename the axis");
     }
-    if (zarr && t.names.empty() && t.source == pipeline_tensor::origin::file)
+    // Without "names" the array's _ARRAY_DIMENSIONS name the axes, whether the config
+    // gives a "shape" or not (a rank that disagrees is reported below).
+    if (zarr && t.names.empty() && (t.source == pipeline_tensor::origin::file || file_names.size() == t.rank()))
         for (const auto& n : file_names) t.names.push_back(n.empty() ? name() : name(n));
     if (t.source == pipeline_tensor::origin::file && t.sizes.empty())
         for (std::size_t a = 0; a < shape.size(); ++a) t.sizes.push_back(size_expr::symbol(file_symbol(t.key, a)));

@@ -6,11 +6,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 
 #include "npy_header.hpp"
+#include "regular_file.hpp"
 #include "nt/error.hpp"
 #include "nt/name.hpp"
 #include "nt/spec.hpp"
@@ -25,19 +25,12 @@ namespace fs = std::filesystem;
     throw_error(errc::format_error, zarr_where(path) + ": " + std::string(file) + ": " + why);
 }
 
-/// The file's text, or nullopt when it does not exist.
-bool read_small_file(const std::string& file, const std::string& path, std::string& text) {
+/// The file's text, or false when it does not exist.
+bool read_metadata_file(const std::string& file, const std::string& path, std::string& text) {
     std::error_code ec;
-    if (!fs::exists(file, ec)) return false;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw_error(errc::io_error, zarr_where(path) + ": cannot read '" + file + "'");
-    const auto size = fs::file_size(file, ec);
-    if (ec || size > (std::uintmax_t{64} << 20))
-        throw_error(errc::format_error, zarr_where(path) + ": '" + file + "' is not a metadata document (" +
-                                            std::to_string(size) + " bytes)");
-    text.assign(static_cast<std::size_t>(size), '\0');
-    in.read(text.data(), static_cast<std::streamsize>(size));
-    if (!in) throw_error(errc::io_error, zarr_where(path) + ": cannot read '" + file + "'");
+    if (!fs::exists(file, ec) && !fs::is_symlink(file, ec)) return false;
+    text = detail::read_small_file(file, zarr_where(path) + ": '" + file + "'", std::uint64_t{64} << 20,
+                                   "a metadata document");
     return true;
 }
 
@@ -78,7 +71,7 @@ zarr_metadata read_zarr_metadata(const std::string& given) {
     while (m.path.size() > 1 && m.path.back() == '/') m.path.pop_back();
     const std::string& p = m.path;
     std::string text;
-    if (!read_small_file(p + "/.zarray", p, text)) {
+    if (!read_metadata_file(p + "/.zarray", p, text)) {
         std::error_code ec;
         if (!fs::exists(p, ec))
             throw_error(errc::io_error, zarr_where(p) + ": the folder does not exist; give the folder holding .zarray");
@@ -160,7 +153,7 @@ zarr_metadata read_zarr_metadata(const std::string& given) {
 
     m.names.assign(m.shape.size(), "");
     m.attributes = "{}";
-    if (read_small_file(p + "/.zattrs", p, text)) {
+    if (read_metadata_file(p + "/.zattrs", p, text)) {
         const json a = parse(p, ".zattrs", text);
         m.attributes = a.dump();
         if (a.contains("_ARRAY_DIMENSIONS")) {

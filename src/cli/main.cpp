@@ -28,8 +28,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
+
 #include "npy_header.hpp"
 #include "npz_headers.hpp"
+#include "regular_file.hpp"
 #include "nt/error.hpp"
 #include "nt/match.hpp"
 #include "nt/pipeline.hpp"
@@ -141,10 +145,13 @@ std::string read_all(std::FILE* stream, const std::string& display_name) {
 
 std::string read_input(const std::string& file) {
     if (file == "-") return read_all(stdin, "standard input");
-    errno = 0;
-    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> stream(std::fopen(file.c_str(), "rb"), &std::fclose);
-    if (!stream) throw usage_error{"cannot open '" + file + "': " + std::strerror(errno)};
-    return read_all(stream.get(), "'" + file + "'");
+    try {
+        // Through regular_file: a FIFO or a device named as the config is refused
+        // at once instead of blocking the command.
+        return nt::detail::read_small_file(file, "'" + file + "'", std::uint64_t{1} << 30, "a config");
+    } catch (const nt::error& e) {
+        throw usage_error{e.message()};
+    }
 }
 
 void print_error(const nt::error& e, bool json) {
@@ -195,11 +202,12 @@ std::string describe_text(const nt::detail::npy_header& h) {
 }
 
 /// An .npz archive by its name, else by its zip signature ("PK").
+/// Throws io_error for what is not a regular file (a FIFO would block a plain open).
 bool is_npz(const std::string& path) {
     if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npz") == 0) return true;
+    const nt::detail::regular_file f(path, "'" + path + "'");
     char magic[2] = {};
-    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-    return f && std::fread(magic, 1, 2, f.get()) == 2 && magic[0] == 'P' && magic[1] == 'K';
+    return ::pread(f.fd(), magic, 2, 0) == 2 && magic[0] == 'P' && magic[1] == 'K';
 }
 
 /// A zarr array's metadata (read without its chunks), as JSON and as one line.
@@ -228,7 +236,9 @@ nlohmann::ordered_json describe_zarr(const nt::zarr::array& a, std::string& text
 }
 
 /// A folder: a zarr array, an OME-Zarr image, or a group of arrays.
-nlohmann::ordered_json describe_store(const std::string& path, bool json) {
+/// `failed` is set when a part cannot be described (an array of a group): the
+/// others are still described.
+nlohmann::ordered_json describe_store(const std::string& path, bool json, bool& failed) {
     namespace fs = std::filesystem;
     std::string text;
     if (fs::exists(fs::path(path) / ".zarray")) {
@@ -238,8 +248,8 @@ nlohmann::ordered_json describe_store(const std::string& path, bool json) {
     }
     std::string attrs;
     if (fs::exists(fs::path(path) / ".zattrs")) {
-        std::ifstream in(fs::path(path) / ".zattrs");
-        attrs.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        const std::string file = (fs::path(path) / ".zattrs").string();
+        attrs = nt::detail::read_small_file(file, "'" + file + "'", std::uint64_t{64} << 20, "a metadata document");
     }
     if (attrs.find("\"multiscales\"") != std::string::npos) {
         const nt::zarr::ome_image img = nt::zarr::open_ome(path);
@@ -281,12 +291,18 @@ nlohmann::ordered_json describe_store(const std::string& path, bool json) {
         std::sort(names.begin(), names.end());
         if (!json) std::cout << path << ": zarr group, " << names.size() << (names.size() == 1 ? " array\n" : " arrays\n");
         for (const auto& n : names) {
-            auto e = describe_zarr(nt::zarr::open(path + "/" + n), text);
             nlohmann::ordered_json entry;
             entry["name"] = n;
-            entry.update(e);
+            // One damaged array does not hide the others: it is reported in its place.
+            try {
+                entry.update(describe_zarr(nt::zarr::open(path + "/" + n), text));
+                if (!json) std::cout << "  " << n << ": " << text << '\n';
+            } catch (const nt::error& e) {
+                failed = true;
+                entry["error"] = {{"code", std::string(nt::to_string(e.code()))}, {"message", e.message()}};
+                if (!json) std::cout << "  " << n << ": error [" << nt::to_string(e.code()) << "]: " << e.message() << '\n';
+            }
             j["arrays"].push_back(std::move(entry));
-            if (!json) std::cout << "  " << n << ": " << text << '\n';
         }
         return j;
     }
@@ -302,7 +318,9 @@ int run_info(const command& cmd) {
         file["path"] = path;
         try {
             if (std::filesystem::is_directory(path)) {
-                file.update(describe_store(path, cmd.json));
+                bool failed = false;
+                file.update(describe_store(path, cmd.json, failed));
+                if (failed) status = exit_config_error;
             } else if (is_npz(path)) {
                 const auto members = nt::detail::read_npz_headers(path, "info");
                 file["format"] = "npz";

@@ -155,8 +155,8 @@ any_tensor load_npy(const std::string& path, names_arg names) {
     return any_tensor(detail::load(path, names, nullptr));
 }
 
-void save_npy(const std::string& path, const any_tensor& t) {
-    detail::atomic_output_file out(path, "save_npy");
+void save_npy(const std::string& path, const any_tensor& t, const io_options& io) {
+    detail::atomic_output_file out(path, "save_npy", io.durable);
     bool fortran = false;
     out.write(detail::npy_header_for(t.base(), fortran));
     detail::write_npy_data(t.base(), fortran, [&](const void* p, std::size_t n) { out.write(p, n); });

@@ -121,7 +121,8 @@ npz load_npz(const std::string& path) {
     return npz(std::move(entries));
 }
 
-void save_npz(const std::string& path, std::span<const npz_entry> entries, npz_compression compression) {
+void save_npz(const std::string& path, std::span<const npz_entry> entries, npz_compression compression,
+              const io_options& io) {
     std::unordered_set<std::string_view> names;
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const std::string& n = entries[i].name;
@@ -133,7 +134,7 @@ void save_npz(const std::string& path, std::span<const npz_entry> entries, npz_c
             throw_error(errc::invalid_argument, "save_npz: '" + path + "': the name '" + n +
                                                     "' is given twice; each array needs its own name");
     }
-    detail::atomic_output_file out(path, "save_npz");
+    detail::atomic_output_file out(path, "save_npz", io.durable);
     detail::zip_writer zip(out);
     for (const npz_entry& e : entries) {
         const detail::tensor_base& t = e.array.base();
@@ -149,8 +150,9 @@ void save_npz(const std::string& path, std::span<const npz_entry> entries, npz_c
     out.commit();
 }
 
-void save_npz(const std::string& path, std::initializer_list<npz_entry> entries, npz_compression compression) {
-    save_npz(path, std::span<const npz_entry>(entries.begin(), entries.size()), compression);
+void save_npz(const std::string& path, std::initializer_list<npz_entry> entries, npz_compression compression,
+              const io_options& io) {
+    save_npz(path, std::span<const npz_entry>(entries.begin(), entries.size()), compression, io);
 }
 
 }  // namespace nt

@@ -13,15 +13,14 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <unordered_map>
 #include <vector>
 
 #include "nt/any_tensor.hpp"
 #include "nt/error.hpp"
 #include "nt/pipeline.hpp"
+#include "regular_file.hpp"
 
 namespace nt {
 
@@ -273,12 +272,10 @@ void pipeline_config::check_slow(const entry& e, std::span<const std::int64_t> s
 }
 
 pipeline_config load_config(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw_error(errc::io_error, "load_config: cannot open '" + path + "': " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw_error(errc::io_error, "load_config: cannot read '" + path + "': " + std::strerror(errno));
-    pipeline p = parse_pipeline(text.str(), std::filesystem::path(path).parent_path().string());
+    // A folder, a FIFO or a device is refused by name here, before any parsing.
+    const std::string text = detail::read_small_file(path, "load_config: '" + path + "'", std::uint64_t{1} << 30,
+                                                     "a config");
+    pipeline p = parse_pipeline(text, std::filesystem::path(path).parent_path().string());
     p.read_files();
     return pipeline_config(std::move(p));
 }

@@ -3,6 +3,7 @@
 // contiguous copy whose processed axis (or reduced axes) comes last, so every line is
 // a contiguous run; the element type is dispatched once per call.
 #include <algorithm>
+#include <charconv>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -421,12 +422,32 @@ tensor_base cumulate(const tensor_base& t, const Axis& axis, bool product, dtype
 
 // --- median and quantiles ----------------------------------------------------------------
 
+namespace {
+
+/// The shortest text that reads back as `v` ("101", "1.01", "nan").
+std::string number_text(double v) {
+    char text[32];
+    const auto [end, ec] = std::to_chars(text, text + sizeof text, v);
+    return ec == std::errc() ? std::string(text, end) : std::to_string(v);
+}
+
+}  // namespace
+
 void check_quantile(double q, std::string_view op) {
     if (!(q >= 0.0 && q <= 1.0))
         throw_error(errc::invalid_argument,
-                    std::string(op) + ": the quantile " + std::to_string(q) +
-                        " is outside [0, 1]. Fix: pass a fraction (quantile) or a percentage in [0, 100] "
-                        "(percentile)");
+                    std::string(op) + ": the quantile " + number_text(q) +
+                        " is outside [0, 1]. Fix: pass a fraction in [0, 1] (quantile), or a percentage in "
+                        "[0, 100] to percentile");
+}
+
+void check_percentile(double p) {
+    // Checked as given, not as p / 100: the message names the caller's number.
+    if (!(p >= 0.0 && p <= 100.0))
+        throw_error(errc::invalid_argument,
+                    "percentile: the percentile " + number_text(p) +
+                        " is outside [0, 100]. Fix: pass a percentage in [0, 100] (percentile), or a fraction in "
+                        "[0, 1] to quantile");
 }
 
 tensor_base variance(const tensor_base& t, axes_arg axes, bool every_axis, std::int64_t ddof, bool keepdims,

@@ -42,11 +42,6 @@ std::string store_where(const std::string& path) { return detail::zarr_where(pat
     throw_error(errc::format_error, store_where(path) + ": " + file + ": " + why);
 }
 
-void write_text(const std::string& file, const std::string& text, std::string_view op) {
-    detail::atomic_output_file out(file, op);
-    out.write(text);
-    out.commit();
-}
 
 bool is_float(dtype d) { return d == dtype::f16 || d == dtype::f32 || d == dtype::f64; }
 
@@ -92,10 +87,10 @@ struct array::state {
     std::size_t item_size = 1;
     std::int64_t chunk_elements = 1;
 
-    mutable std::mutex attributes_lock;
-    // Read-modify-write of one chunk holds its stripe, so that concurrent writes of
-    // one process never lose each other's elements.
-    mutable std::array<std::mutex, 64> chunk_locks;
+    // The store's folder made absolute and free of links and dots: the key of its
+    // locks, shared by every handle of the process that opens the same array.
+    std::string lock_key;
+    bool durable = true;
 
     std::string where() const { return store_where(path); }
     std::string key(std::span<const std::int64_t> index) const {
@@ -108,6 +103,16 @@ struct array::state {
         return k;
     }
     std::string chunk_where(const std::string& k) const { return where() + " chunk '" + k + "'"; }
+    /// The lock a read-modify-write of chunk `k` (or ".zattrs") holds.
+    std::mutex& lock_for(const std::string& k) const { return process_lock(lock_key + "/" + k); }
+    /// Locks of one table for the whole process, keyed by file: two handles of one
+    /// array (opened separately, perhaps under different spellings of its path) that
+    /// update one chunk from two threads must exclude each other, so the locks
+    /// cannot live in a handle. Stripes: distinct chunks rarely share one.
+    static std::mutex& process_lock(const std::string& key) {
+        static std::array<std::mutex, 256> stripes;
+        return stripes[std::hash<std::string>{}(key) % stripes.size()];
+    }
     std::size_t chunk_bytes() const { return static_cast<std::size_t>(chunk_elements) * item_size; }
     nt::layout chunk_layout() const {
         return order == 'F' ? nt::layout::f_contiguous(chunks) : nt::layout::c_contiguous(chunks);
@@ -186,7 +191,7 @@ void store_chunk(const state& s, std::span<const std::int64_t> index, const std:
         if (ec)
             throw_error(errc::io_error, s.chunk_where(k) + ": cannot create its folder: " + ec.message());
     }
-    detail::atomic_output_file out(file, "zarr write");
+    detail::atomic_output_file out(file, "zarr write", s.durable);
     if (raw) out.write(data, s.chunk_bytes());
     else out.write(encoded);
     out.commit();
@@ -207,6 +212,22 @@ struct box {
     }
 };
 
+/// "1 ('Y')" or "0": an axis as messages name it.
+std::string axis_text(const state& s, std::size_t a) {
+    return std::to_string(a) + (s.names[a] ? " ('" + std::string(s.names[a].str()) + "')" : std::string());
+}
+
+/// "{{"Y", nt::range(0, 4)}, {1, nt::range(2, 5)}}": a region as the caller writes it.
+std::string region_text(const state& s, std::span<const std::int64_t> lo, std::span<const std::int64_t> hi) {
+    std::string text = "{";
+    for (std::size_t i = 0; i < lo.size(); ++i) {
+        text += i ? ", {" : "{";
+        text += s.names[i] ? "\"" + std::string(s.names[i].str()) + "\"" : std::to_string(i);
+        text += ", nt::range(" + std::to_string(lo[i]) + ", " + std::to_string(hi[i]) + ")}";
+    }
+    return text + "}";
+}
+
 box resolve_region(const state& s, const region& r, std::string_view op) {
     box b{std::vector<std::int64_t>(s.shape.size(), 0), s.shape};
     std::vector<bool> given(s.shape.size(), false);
@@ -216,6 +237,16 @@ box resolve_region(const state& s, const region& r, std::string_view op) {
             throw_error(errc::invalid_argument, std::string(op) + ": " + s.where() + ": axis " + std::to_string(a) +
                                                     " is given twice in the region; give each axis once");
         given[a] = true;
+        // A region lies inside the array: a bound past the end is a mistake (a
+        // region in another array's coordinates), never a request for less.
+        for (const auto bound : {rng.start, rng.stop})
+            if (bound && (*bound > s.shape[a] || *bound < -s.shape[a]))
+                throw_error(errc::index_out_of_range,
+                            std::string(op) + ": " + s.where() + " " + nt::to_string(nt::spec(s.shape, s.names)) +
+                                ": the region's bound " + std::to_string(*bound) + " on axis " + axis_text(s, a) +
+                                " lies outside the axis's " + std::to_string(s.shape[a]) +
+                                " elements; give bounds from -" + std::to_string(s.shape[a]) + " to " +
+                                std::to_string(s.shape[a]));
         const auto rr = resolve_range(rng, s.shape[a], std::string(op).c_str());
         if (rr.step != 1)
             throw_error(errc::invalid_argument, std::string(op) + ": " + s.where() + ": a region takes steps of 1 (axis " +
@@ -225,6 +256,29 @@ box resolve_region(const state& s, const region& r, std::string_view op) {
         b.hi[a] = rr.start + rr.count;
     }
     return b;
+}
+
+/// The error of a write whose tensor does not fit its region, rewritten to name the
+/// region; sizes that differ are said as such, with the region that the tensor
+/// would fill.
+[[noreturn]] void throw_write_mismatch(const state& s, const box& b, const detail::tensor_base& given,
+                                       const error& e) {
+    const auto sizes = b.sizes();
+    const std::string head = "zarr write: " + s.where() + ": the tensor " + nt::to_string(given.spec()) +
+                             " into the region " + region_text(s, b.lo, b.hi) + " of shape " +
+                             nt::to_string(nt::spec(sizes, s.names));
+    if (e.code() != errc::incompatible_sizes) throw_error(e.code(), head + ": " + e.message());
+    std::string fix = "give a tensor of the region's shape (or one that broadcasts to it)";
+    if (given.rank() == sizes.size()) {
+        std::vector<std::int64_t> hi(b.lo);
+        bool fits = true;
+        for (std::size_t i = 0; i < hi.size(); ++i) {
+            hi[i] += given.shape()[i];
+            fits = fits && hi[i] <= s.shape[i];
+        }
+        if (fits) fix += ", or write it into the region of its own size, " + region_text(s, b.lo, hi);
+    }
+    throw_error(e.code(), head + ": the sizes differ (" + e.message() + "); " + fix);
 }
 
 /// Runs `f(chunk index, the part of the chunk inside `b`, the worker's scratch)` for
@@ -417,6 +471,8 @@ array array::rename(names_arg names) const {
     s->fill_bytes = s_->fill_bytes;
     s->item_size = s_->item_size;
     s->chunk_elements = s_->chunk_elements;
+    s->lock_key = s_->lock_key;
+    s->durable = s_->durable;
     return array(std::move(s));
 }
 
@@ -433,15 +489,15 @@ std::int64_t array::chunk_count() const {
 }
 
 std::string array::attributes() const {
-    std::lock_guard lock(s_->attributes_lock);
+    std::lock_guard lock(s_->lock_for(".zattrs"));
     return detail::read_zarr_metadata(s_->path).attributes;
 }
 
 void array::set_attributes(const std::string& text) {
     const std::string doc = detail::zarr_attributes_with_names(text, name_texts(s_->names),
                                                                "zarr set_attributes: " + s_->where());
-    std::lock_guard lock(s_->attributes_lock);
-    write_text(s_->path + "/.zattrs", doc, "zarr set_attributes");
+    std::lock_guard lock(s_->lock_for(".zattrs"));
+    detail::write_file_atomically(s_->path + "/.zattrs", doc, "zarr set_attributes", s_->durable);
 }
 
 any_tensor array::read() const { return read(region{}); }
@@ -527,35 +583,37 @@ void array::write(const region& r, const any_tensor& t) {
     // assign matches (a (H,W) tile into a (Z=1,H,W) region). A tensor that already
     // is that (the common case) is read in place, strided or not.
     const detail::tensor_base& given = t.base();
+    // One rule for every element type: a tensor with names is matched to the
+    // region's names as assign matches; a tensor without names carries no claim
+    // about them and is broadcast by position, as NumPy writes an array into a
+    // region (zarr-python's and xarray's region writes do the same).
+    const bool by_position = !given.spec().has_names();
     bool in_place = given.type() == s.type && given.rank() == sizes.size();
     for (std::size_t i = 0; in_place && i < sizes.size(); ++i)
-        in_place = given.shape()[i] == sizes[i] && (!given.names()[i] || given.names()[i] == s.names[i]);
+        in_place = given.shape()[i] == sizes[i] && (by_position || given.names()[i] == s.names[i]);
     detail::tensor_base converted;
     if (!in_place) {
-        converted = detail::tensor_base::allocate(s.type, sizes, s.names, "zarr write");
+        converted = detail::tensor_base::allocate(s.type, sizes, by_position ? std::span<const name>() : s.names,
+                                                  "zarr write");
         try {
             converted.assign(given);
         } catch (const error& e) {
-            throw_error(e.code(), "zarr write: " + s.where() + ", region " + nt::to_string(converted.spec()) + ": " +
-                                      e.message());
+            throw_write_mismatch(s, b, given, e);
         }
     }
     const detail::tensor_base& src = in_place ? given : converted;
     const nt::layout src_layout(src.shape(), src.strides(), 0);
     const std::byte* src_data = src.data();
     const nt::layout chunk_layout = s.chunk_layout();
-    const auto grid = chunk_grid();
     for_each_chunk(s, b, [&](std::span<const std::int64_t> index, const box& part, scratch& buf) {
         const auto origin = chunk_origin(s, index);
         bool covered = true;  // the region covers every element of the chunk inside the array
         bool inside = true;   // the chunk lies inside the array
-        std::int64_t linear = 0;
         for (std::size_t i = 0; i < index.size(); ++i) {
             covered = covered && part.lo[i] == origin[i] && part.hi[i] == std::min(origin[i] + s.chunks[i], s.shape[i]);
             inside = inside && origin[i] + s.chunks[i] <= s.shape[i];
-            linear = linear * grid[i] + index[i];
         }
-        std::lock_guard lock(s.chunk_locks[static_cast<std::size_t>(linear) % s.chunk_locks.size()]);
+        std::lock_guard lock(s.lock_for(s.key(index)));
         const nt::layout from = sub_layout(src_layout, part, b.lo);
         if (covered && inside && !s.big_endian && (s.order == 'C' ? from.is_contiguous() : from.is_f_contiguous())) {
             // The source holds the chunk in the store's order already (map_chunks'
@@ -574,10 +632,14 @@ void array::write(const region& r, const any_tensor& t) {
 
 // --- open and create --------------------------------------------------------------------
 
-array open(const std::string& path) {
+array open(const std::string& path, const io_options& io) {
     const detail::zarr_metadata m = detail::read_zarr_metadata(path);
     auto s = std::make_shared<array::state>();
     s->path = m.path;
+    std::error_code ec;
+    s->lock_key = fs::weakly_canonical(fs::absolute(m.path, ec), ec).string();
+    if (ec || s->lock_key.empty()) s->lock_key = m.path;
+    s->durable = io.durable;
     if (!dtype_from_string(m.dtype, s->type))
         throw_error(errc::unsupported_dtype, s->where() + ": the dtype '" + m.descr + "' is not one ntensor reads");
     s->big_endian = m.big_endian;
@@ -595,20 +657,31 @@ array open(const std::string& path) {
     return array(std::move(s));
 }
 
-array create(const std::string& path, nt::dtype dtype, const std::vector<std::int64_t>& shape,
-             const std::vector<std::int64_t>& chunks_in, names_arg names, const create_options& options) {
+std::optional<double> fill_choice::for_dtype(nt::dtype d) const noexcept {
+    if (chosen_) return value_;
+    // xarray's own writes: floating arrays mark missing values with NaN; integer
+    // and bool arrays get no fill value, since xarray reads any fill value as
+    // "missing" and would turn an int16 array into float32 with NaN for it.
+    if (is_float(d)) return std::numeric_limits<double>::quiet_NaN();
+    return std::nullopt;
+}
+
+array create(const std::string& path, nt::dtype dtype, shape_arg shape_in, shape_arg chunks_in, names_arg names,
+             const create_options& options) {
     const std::string where = "zarr::create: " + store_where(path);
+    const std::vector<std::int64_t> shape(shape_in.begin(), shape_in.end());
     if (shape.size() != chunks_in.size())
         throw_error(errc::invalid_argument, where + ": shape " + detail::shape_text(shape) + " and chunks " +
-                                                detail::shape_text(chunks_in) + " differ in length; give one chunk size per axis");
+                                                detail::shape_text(chunks_in.span()) +
+                                                " differ in length; give one chunk size per axis");
     if (!names.empty() && names.size() != shape.size())
         throw_error(errc::invalid_argument, where + ": " + std::to_string(names.size()) + " names for " +
                                                 std::to_string(shape.size()) + " axes");
-    std::vector<std::int64_t> chunks(chunks_in);
+    std::vector<std::int64_t> chunks(chunks_in.begin(), chunks_in.end());
     for (std::size_t i = 0; i < shape.size(); ++i) {
         if (shape[i] < 0 || chunks[i] < 0)
             throw_error(errc::invalid_argument, where + ": sizes must be >= 0 (shape " + detail::shape_text(shape) +
-                                                    ", chunks " + detail::shape_text(chunks_in) + ")");
+                                                    ", chunks " + detail::shape_text(chunks_in.span()) + ")");
         if (chunks[i] == 0) chunks[i] = std::max<std::int64_t>(shape[i], 1);
     }
     if (options.order != 'C' && options.order != 'F')
@@ -622,13 +695,19 @@ array create(const std::string& path, nt::dtype dtype, const std::vector<std::in
               {"chunks", chunks},
               {"dtype", std::string(descr)},
               {"compressor", codec_json(options.compressor)},
-              {"fill_value", fill_json(dtype, options.fill_value, path)},
+              {"fill_value", fill_json(dtype, options.fill_value.for_dtype(dtype), path)},
               {"order", std::string(1, options.order)},
               {"filters", nullptr},
               {"dimension_separator", std::string(1, options.dimension_separator)}};
     std::vector<name> axis_names(shape.size());
     for (std::size_t i = 0; i < names.size(); ++i) axis_names[i] = names[i];
     nt::spec(shape, axis_names);  // duplicate names are refused here, before any file exists
+    const std::string attributes = detail::zarr_attributes_with_names("{}", name_texts(axis_names), where);
+    const bool durable = options.io.durable;
+    const auto write_metadata = [&](const std::string& folder) {
+        detail::write_file_atomically(folder + "/.zattrs", attributes, "zarr::create", durable);
+        detail::write_file_atomically(folder + "/.zarray", z.dump(4), "zarr::create", durable);
+    };
 
     std::error_code ec;
     fs::path dir(path);
@@ -638,19 +717,26 @@ array create(const std::string& path, nt::dtype dtype, const std::vector<std::in
         if (!fs::exists(dir / ".zarray", ec) && !fs::exists(dir / ".zgroup", ec) && !fs::is_empty(dir, ec))
             throw_error(errc::io_error, where + ": the path exists and is not a zarr array or group, so overwrite "
                                                 "will not delete it; remove it yourself or choose another path");
-        fs::remove_all(dir, ec);
-        if (ec) throw_error(errc::io_error, where + ": cannot remove the old array: " + ec.message());
+        // The new metadata is written beside the old array, which is deleted only
+        // after the new one has taken its place: a failed write keeps it whole.
+        detail::replace_folder(path, where, durable, write_metadata);
+        return open(path, options.io);
     }
     // The missing folders above the array become groups, as zarr-python makes them.
     std::vector<fs::path> missing;
     for (fs::path p = dir.parent_path(); !p.empty() && !fs::exists(p, ec); p = p.parent_path()) missing.push_back(p);
     fs::create_directories(dir, ec);
     if (ec) throw_error(errc::io_error, where + ": cannot create the folder: " + ec.message());
-    for (const auto& g : missing) write_text((g / ".zgroup").string(), R"({"zarr_format": 2})", "zarr::create");
-    write_text(path + "/.zattrs", detail::zarr_attributes_with_names("{}", name_texts(axis_names), where),
-               "zarr::create");
-    write_text(path + "/.zarray", z.dump(4), "zarr::create");
-    return open(path);
+    for (const auto& g : missing)
+        detail::write_file_atomically((g / ".zgroup").string(), R"({"zarr_format": 2})", "zarr::create", durable);
+    write_metadata(path);
+    if (durable) {
+        // New folders are entries of their parents: those must reach the disk too.
+        detail::sync_folder(dir.parent_path().empty() ? std::string(".") : dir.parent_path().string(), where);
+        for (const auto& g : missing)
+            detail::sync_folder(g.parent_path().empty() ? std::string(".") : g.parent_path().string(), where);
+    }
+    return open(path, options.io);
 }
 
 // --- map_chunks -------------------------------------------------------------------------

@@ -48,12 +48,29 @@ json read_attributes(const std::string& path) {
         throw_error(errc::format_error, where(path) + ": no .zattrs, so no \"multiscales\" metadata (NGFF 0.4 section 3.4); "
                                                       "give the image's group folder, not a level's array");
     }
-    std::ifstream in(file, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string text = detail::read_small_file(file, where(path) + ": '" + file + "'", std::uint64_t{64} << 20,
+                                                     "a metadata document");
     json j = json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object())
         throw_error(errc::format_error, where(path) + ": .zattrs is not a JSON object");
     return j;
+}
+
+/// Why the dataset path `p` leads out of the image folder `image` (empty: it stays
+/// inside). A hostile .zattrs must not make open_ome read, or `ntensor info` show,
+/// arrays elsewhere on the disk.
+std::string leaves_image(const std::string& image, const std::string& p) {
+    if (p.empty()) return "is empty";
+    if (p.front() == '/') return "is absolute";
+    for (const auto& part : fs::path(p))
+        if (part == "..") return "goes up with '..'";
+    std::error_code ec;
+    const fs::path root = fs::weakly_canonical(fs::absolute(image, ec), ec);
+    const fs::path level = fs::weakly_canonical(fs::absolute(fs::path(image) / p, ec), ec);
+    if (ec) return "cannot be resolved (" + ec.message() + ")";
+    const auto rel = level.lexically_relative(root);
+    if (rel.empty() || rel == "." || *rel.begin() == "..") return "leads out of the image's folder through a link";
+    return "";
 }
 
 /// One transformation list (a dataset's or the multiscale's): exactly one scale,
@@ -178,6 +195,11 @@ std::vector<std::string> rules_broken(const std::string& path, const json& attrs
                 }
                 check_transforms(ds.contains("coordinateTransformations") ? ds["coordinateTransformations"] : json(),
                                  rank, here + ".coordinateTransformations", true, broken);
+                if (const std::string why = leaves_image(path, ds["path"].get<std::string>()); !why.empty()) {
+                    broken.push_back(here + ": the path '" + ds["path"].get<std::string>() + "' " + why +
+                                     "; a level MUST be an array inside the image's group folder");
+                    continue;
+                }
                 const std::string level = path + "/" + ds["path"].get<std::string>();
                 try {
                     const auto meta = detail::read_zarr_metadata(level);
@@ -320,62 +342,65 @@ ome_image write_ome(const std::string& path, const any_tensor& t, const ome_opti
         if (!broken.empty())
             throw_error(errc::invalid_argument, at + ": " + broken.front() + " (NGFF 0.4); fix options.axes");
     }
+    // The image is built in a folder beside the target and swapped in whole, so a
+    // failure (a full disk) never leaves half an image, nor deletes an old one.
+    const auto build = [&](const std::string& root) {
+        detail::write_file_atomically(root + "/.zgroup", R"({"zarr_format": 2})", "zarr::write_ome", options.io.durable);
+        create_options o;
+        o.compressor = options.compressor;
+        o.io = options.io;
+        json datasets = json::array();
+        any_tensor level = t;
+        std::vector<double> level_scale = scale;
+        for (int l = 0;; ++l) {
+            const std::string key = std::to_string(l);
+            auto arr = zarr::create(root + "/" + key, t.dtype(), level.shape(), chunks, names, o);
+            arr.write(level);
+            datasets.push_back({{"path", key},
+                                {"coordinateTransformations", json::array({{{"type", "scale"}, {"scale", level_scale}}})}});
+            bool fits = true;
+            for (std::size_t i = 0; i < rank; ++i)
+                if (axes[i].type == "space" && level.shape()[i] > chunks[i]) fits = false;
+            if (fits) break;
+            // Halve the spatial axes: the mean of each pair, the last odd element alone.
+            Tensor<double> next = level.astype<double>();
+            for (std::size_t i = 0; i < rank; ++i) {
+                if (axes[i].type != "space" || next.shape()[i] == 1) continue;
+                const Axis a(static_cast<std::int64_t>(i));
+                const auto even = next.slice(a, 0, std::nullopt, 2);
+                auto odd = next.slice(a, 1, std::nullopt, 2);
+                if (odd.shape()[i] < even.shape()[i]) {
+                    const Tensor<double> parts[2] = {odd, even.slice(a, -1, std::nullopt)};
+                    odd = nt::concatenate<double>(parts, a);
+                }
+                next = (even + odd) * 0.5;
+                level_scale[i] *= 2;
+            }
+            level = any_tensor(next).astype(t.dtype());
+        }
+        json attrs = {{"multiscales", json::array({{{"version", "0.4"},
+                                                    {"name", options.name},
+                                                    {"axes", axes_json},
+                                                    {"datasets", datasets},
+                                                    {"type", "mean of 2 per spatial axis"}}})}};
+        detail::write_file_atomically(root + "/.zattrs", attrs.dump(4), "zarr::write_ome", options.io.durable);
+    };
     std::error_code ec;
     if (fs::exists(path, ec)) {
         if (!options.overwrite)
             throw_error(errc::io_error, at + ": the path exists; pass overwrite = true to replace it, or choose another path");
         if (!fs::exists(fs::path(path) / ".zgroup", ec) && !fs::is_empty(path, ec))
             throw_error(errc::io_error, at + ": the path exists and is not a zarr group, so overwrite will not delete it");
-        fs::remove_all(path, ec);
-    }
-    fs::create_directories(path, ec);
-    if (ec) throw_error(errc::io_error, at + ": cannot create the folder: " + ec.message());
-    {
-        detail::atomic_output_file g(path + "/.zgroup", "zarr::write_ome");
-        g.write(R"({"zarr_format": 2})");
-        g.commit();
-    }
-
-    create_options o;
-    o.compressor = options.compressor;
-    json datasets = json::array();
-    any_tensor level = t;
-    std::vector<double> level_scale = scale;
-    for (int l = 0;; ++l) {
-        const std::string key = std::to_string(l);
-        auto arr = zarr::create(path + "/" + key, t.dtype(), {level.shape().begin(), level.shape().end()}, chunks, names, o);
-        arr.write(level);
-        datasets.push_back({{"path", key},
-                            {"coordinateTransformations", json::array({{{"type", "scale"}, {"scale", level_scale}}})}});
-        bool fits = true;
-        for (std::size_t i = 0; i < rank; ++i)
-            if (axes[i].type == "space" && level.shape()[i] > chunks[i]) fits = false;
-        if (fits) break;
-        // Halve the spatial axes: the mean of each pair, the last odd element alone.
-        Tensor<double> next = level.astype<double>();
-        for (std::size_t i = 0; i < rank; ++i) {
-            if (axes[i].type != "space" || next.shape()[i] == 1) continue;
-            const Axis a(static_cast<std::int64_t>(i));
-            const auto even = next.slice(a, 0, std::nullopt, 2);
-            auto odd = next.slice(a, 1, std::nullopt, 2);
-            if (odd.shape()[i] < even.shape()[i]) {
-                const Tensor<double> parts[2] = {odd, even.slice(a, -1, std::nullopt)};
-                odd = nt::concatenate<double>(parts, a);
-            }
-            next = (even + odd) * 0.5;
-            level_scale[i] *= 2;
+        detail::replace_folder(path, at, options.io.durable, build);
+    } else {
+        fs::create_directories(path, ec);
+        if (ec) throw_error(errc::io_error, at + ": cannot create the folder: " + ec.message());
+        try {
+            detail::replace_folder(path, at, options.io.durable, build);
+        } catch (...) {
+            fs::remove(path, ec);  // the empty folder made above
+            throw;
         }
-        level = any_tensor(next).astype(t.dtype());
-    }
-    json attrs = {{"multiscales", json::array({{{"version", "0.4"},
-                                                {"name", options.name},
-                                                {"axes", axes_json},
-                                                {"datasets", datasets},
-                                                {"type", "mean of 2 per spatial axis"}}})}};
-    {
-        detail::atomic_output_file a(path + "/.zattrs", "zarr::write_ome");
-        a.write(attrs.dump(4));
-        a.commit();
     }
     return open_ome(path);
 }

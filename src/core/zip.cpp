@@ -162,6 +162,17 @@ std::vector<zip_member> read_zip_directory(const input_file& f) {
                                           "the central directory");
     std::vector<zip_member> members;
     members.reserve(static_cast<std::size_t>(r.count));
+    // Each member's bytes in the file, [local header, end of data): members may not
+    // share bytes. With that and the per-member ratio check below, everything the
+    // archive expands to is bounded by the file's size times deflate's largest ratio,
+    // where a directory listing one member many times under other names made a
+    // 146 KB file fill 2 GB.
+    struct extent {
+        std::uint64_t begin, end;
+        std::size_t member;
+    };
+    std::vector<extent> extents;
+    extents.reserve(static_cast<std::size_t>(r.count));
     std::size_t at = 0;
     for (std::uint64_t i = 0; i < r.count; ++i) {
         const std::uint64_t file_at = r.directory_offset + at;
@@ -213,8 +224,16 @@ std::vector<zip_member> read_zip_directory(const input_file& f) {
             bad(f, "member " + quoted_member(m.name) + ": " + std::to_string(m.compressed_size) +
                        " bytes of data at byte " + std::to_string(m.data_offset) + " run past the end of the file (" +
                        std::to_string(f.size()) + " bytes): it is truncated or its size is damaged");
+        extents.push_back({local_offset, m.data_offset + m.compressed_size, members.size()});
         members.push_back(std::move(m));
     }
+    std::sort(extents.begin(), extents.end(), [](const extent& a, const extent& b) { return a.begin < b.begin; });
+    for (std::size_t i = 1; i < extents.size(); ++i)
+        if (extents[i].begin < extents[i - 1].end)
+            bad(f, "members " + quoted_member(members[extents[i - 1].member].name) + " and " +
+                       quoted_member(members[extents[i].member].name) + " share bytes (from byte " +
+                       std::to_string(extents[i].begin) +
+                       "): the directory is damaged or crafted; a zip member owns its bytes");
     return members;
 }
 

@@ -70,10 +70,24 @@ void BM_save_npy(benchmark::State& state) {
         state.PauseTiming();
         fs::remove(path);
         state.ResumeTiming();
-        nt::save_npy(path, v);
+        // Not durable: a sync of 1 GiB times the disk; BM_save_npy_small measures
+        // what durability costs.
+        nt::save_npy(path, v, {.durable = false});
     }
     set_bytes(state, volume_bytes);
     state.SetLabel("save_npy (512,1024,1024) i16");
+}
+
+// What a durable write costs (the fsync of the file and of its folder) against the
+// same write without it, for a small file where the syncs dominate: (256,256) f32.
+void BM_save_npy_small(benchmark::State& state) {
+    const bool durable = state.range(0) != 0;
+    const auto t = nt::arange<float>(256 * 256).reshape({256, 256});
+    const std::string path = (folder() / "small.npy").string();
+    for (auto _ : state) nt::save_npy(path, t, {.durable = durable});
+    fs::remove(path);
+    set_bytes(state, 256 * 256 * 4);
+    state.SetLabel(std::string("save_npy (256,256) f32, ") + (durable ? "durable" : "not durable"));
 }
 
 void BM_load_npy(benchmark::State& state) {
@@ -133,6 +147,7 @@ void BM_npz_members(benchmark::State& state) {
 
 BENCHMARK(BM_memcpy_volume)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_save_npy)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_save_npy_small)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_load_npy)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_map_npy_open)->Arg(1)->Arg(16)->Arg(256)->Arg(1024)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_npz_members)->Arg(1000)->Arg(8000)->Arg(64000)->Unit(benchmark::kMillisecond)->UseRealTime();

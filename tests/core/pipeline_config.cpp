@@ -217,6 +217,7 @@ TEST_CASE("pipeline_config: configs backed by .npy files", "[core][pipeline][num
     }
     SECTION("an unreadable config") {
         CHECK_THAT(error_message(errc::io_error, [] { (void)nt::load_config(files_dir + "/no_such_config.json"); }),
-                   Catch::StartsWith("load_config: cannot open '") && Catch::Contains("No such file"));
+                   Catch::StartsWith("load_config: '") && Catch::Contains("no_such_config.json': cannot open") &&
+                       Catch::Contains("No such file"));
     }
 }

@@ -28,7 +28,12 @@ failures = []
 
 
 def run(*args, status=None):
-    r = subprocess.run([ntensor, *args], capture_output=True, text=True)
+    # A timeout: a FIFO named as a file used to block the command forever.
+    try:
+        r = subprocess.run([ntensor, *args], capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        failures.append(f"{args}: did not finish within 60 s")
+        return subprocess.CompletedProcess(args, -1, "", "")
     if status is not None and r.returncode != status:
         failures.append(f"{args}: exit {r.returncode}, expected {status}: {r.stdout}{r.stderr}")
     return r
@@ -99,6 +104,37 @@ with open("missing.json", "w") as f:
 r = run("check", "missing.json", status=1)
 if "missing.zarr/ct" not in r.stdout + r.stderr:
     failures.append(f"check missing store: {r.stdout}{r.stderr}")
+
+# A group with one damaged array: the others are still described, the damaged one
+# is reported in its place, and the exit status says that something failed.
+ds.to_zarr("damaged.zarr", mode="w")
+with open("damaged.zarr/ct/.zarray", "w") as f:
+    f.write('{"zarr_format": 2, "shape": [4, ')
+r = run("info", "--json", "damaged.zarr", status=1)
+group = json.loads(r.stdout)["files"][0] if r.stdout else {}
+names = {a["name"]: a for a in group.get("arrays", [])}
+if names.get("seg", {}).get("shape") != [4, 8, 6]:
+    failures.append(f"info damaged.zarr: the intact array seg is not described: {r.stdout}")
+if names.get("ct", {}).get("error", {}).get("code") != "format_error":
+    failures.append(f"info damaged.zarr: the damaged array ct is not reported as format_error: {r.stdout}")
+r = run("info", "damaged.zarr", status=1)
+if "seg: u8 (4,8,6 | Z,Y,X)" not in r.stdout or "ct: error [format_error]" not in r.stdout:
+    failures.append(f"info damaged.zarr (text): {r.stdout}")
+
+# FIFOs named as files are refused at once (the command used to block on them).
+os.mkfifo("pipe.npy")
+r = run("info", "pipe.npy", status=1)
+if "FIFO" not in r.stdout:
+    failures.append(f"info on a FIFO: {r.stdout}{r.stderr}")
+os.mkfifo("pipe.json")
+r = run("plan", "pipe.json", status=2)
+if "FIFO" not in r.stderr:
+    failures.append(f"plan on a FIFO: {r.stdout}{r.stderr}")
+os.makedirs("fifo.zarr")
+os.mkfifo("fifo.zarr/.zarray")
+r = run("info", "fifo.zarr", status=1)
+if "FIFO" not in r.stdout:
+    failures.append(f"info on a store whose .zarray is a FIFO: {r.stdout}{r.stderr}")
 
 if failures:
     print("\n".join(failures))

@@ -116,6 +116,19 @@ for sid in open(os.path.join(folder, "rmw.txt")).read().split():
 if rmw_count != 6:
     failures.append(f"rmw: {rmw_count} stores, expected 6")
 
+# create's defaults: xarray, with its own defaults (mask_and_scale on), opens every
+# element type with the same dtype and values, zeros included.
+defaults = xr.open_zarr(os.path.join(folder, "defaults.zarr"), consolidated=False)
+listed = open(os.path.join(folder, "defaults.txt")).read().split()
+for sid in listed:
+    raw = np.frombuffer(open(os.path.join(folder, f"defaults_{sid}.raw"), "rb").read(), dtype=NUMPY[sid]).reshape(4, 6)
+    v = defaults[sid]
+    if v.dtype != raw.dtype or v.dims != ("Y", "X") or not np.array_equal(v.values, raw):
+        failures.append(f"defaults {sid}: xarray opens {v.dtype} {v.dims} {v.values.tolist()}, "
+                        f"ntensor wrote {raw.dtype} {raw.tolist()}")
+if len(listed) != 12:
+    failures.append(f"defaults: {len(listed)} stores listed, expected 12")
+
 from dask.distributed import Client, LocalCluster  # noqa: E402  (only the Dask check needs it)
 
 with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \

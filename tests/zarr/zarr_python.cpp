@@ -153,20 +153,23 @@ TEST_CASE("ntensor writes stores for zarr-python, xarray and Dask", "[zarr][nump
                       expected.index(nt::range(0, 4), nt::all, nt::range(0, 4)));
             arr.write({{"Z", nt::range(1, 2)}, {"X", nt::range(3, 6)}}, expected.index(nt::range(1, 2), nt::all, nt::range(3, 6)));
             // What the store must hold, made in memory: the fill value, then the parts.
-            auto full = null_fill ? expected.astype(d) : nt::any_tensor(nt::full<double>(shape, *o.fill_value)).astype(d);
+            auto full = null_fill ? expected.astype(d)
+                                  : nt::any_tensor(nt::full<double>(shape, *o.fill_value.for_dtype(d))).astype(d);
             full.index(nt::range(0, 4), nt::all, nt::range(0, 4)).assign(expected.index(nt::range(0, 4), nt::all, nt::range(0, 4)));
             full.index(nt::range(1, 2), nt::all, nt::range(3, 6)).assign(expected.index(nt::range(1, 2), nt::all, nt::range(3, 6)));
             std::ofstream(out / (id + ".raw"), std::ios::binary) << bytes_of(full);
             manifest << id << ' ' << nt::to_string(d) << ' ' << o.order << ' ' << o.dimension_separator << ' '
-                     << fill_text(o.fill_value) << ' ' << (o.compressor.id.empty() ? "none" : o.compressor.id) << ' '
+                     << fill_text(o.fill_value.for_dtype(d)) << ' ' << (o.compressor.id.empty() ? "none" : o.compressor.id) << ' '
                      << (o.compressor.cname.empty() ? "-" : o.compressor.cname) << ' ' << o.compressor.level << ' '
                      << o.compressor.shuffle << " 2 3 4\n";
         }
     }
     // A (H,W) tile into a (Z,H,W) array at one Z, matched by names.
     {
+        nt::zarr::create_options zero_fill;
+        zero_fill.fill_value = 0.0;  // zarr-python reads unwritten chunks as it (a null fill leaves them undefined)
         auto arr = nt::zarr::create((out / "tile.zarr" / "img").string(), nt::dtype::u16, {4, 6, 8}, {1, 3, 8},
-                                    {"Z", "H", "W"});
+                                    {"Z", "H", "W"}, zero_fill);
         auto tile = nt::zeros<std::uint16_t>({6, 8}, {"H", "W"});
         for (auto& v : tile) v = static_cast<std::uint16_t>(rng() % 60000);
         arr.write({{"Z", nt::range(2, 3)}}, tile);
@@ -286,6 +289,23 @@ TEST_CASE("ntensor writes stores for zarr-python, xarray and Dask", "[zarr][nump
                 return nt::any_tensor(res);
             },
             {{"Z", 1}});
+    }
+    // Every element type written with create's defaults, zeros included: xarray must
+    // open them (with its defaults, which read a fill value as "missing") with the
+    // same dtype and values. A default fill of 0 made an int16 array float32 with NaN
+    // for every 0.
+    {
+        std::ofstream listed(out / "defaults.txt");
+        for (const auto d : types) {
+            const std::string id = std::string(nt::to_string(d));
+            auto t = nt::zeros<std::int32_t>({4, 6});
+            for (auto& v : t) v = rng() % 3 == 0 ? 0 : static_cast<std::int32_t>(rng() % 100);
+            const auto values = nt::any_tensor(t).astype(d);
+            auto arr = nt::zarr::create((out / "defaults.zarr" / id).string(), d, {4, 6}, {2, 3}, {"Y", "X"});
+            arr.write(values);
+            std::ofstream(out / ("defaults_" + id + ".raw"), std::ios::binary) << bytes_of(values);
+            listed << id << '\n';
+        }
     }
     manifest.close();
     SUCCEED("check_zarr.py reads these");
