@@ -42,7 +42,6 @@ std::string store_where(const std::string& path) { return detail::zarr_where(pat
     throw_error(errc::format_error, store_where(path) + ": " + file + ": " + why);
 }
 
-
 bool is_float(dtype d) { return d == dtype::f16 || d == dtype::f32 || d == dtype::f64; }
 
 /// The value as `d`'s bytes, converted as astype converts.
