@@ -163,7 +163,7 @@ private:
     std::int64_t n_ = 0;
     std::int64_t chunks_ = 0;
     std::atomic<std::int64_t> next_{0};
-    pool* previous_;
+    [[maybe_unused]] pool* previous_;  // never read: it keeps an abandoned pool reachable
 };
 
 // A child of fork() has only the thread that forked: the pool's workers are gone, and
