@@ -7,7 +7,8 @@
 //     auto labels = nt::unique(nt::tensor<int>({3, 1, 3, 2}));  // [1, 2, 3]
 //
 // The order is ascending with NaN last, as NumPy's; sorts are stable, so equal
-// elements keep their order. Results are new tensors that keep the input's shape and
+// elements keep their order: -0.0 and +0.0 are equal, so sort keeps the signs of the
+// zeros in input order (and NaNs, whatever their sign bits), as np.sort(kind="stable"). Results are new tensors that keep the input's shape and
 // names (unique: a 1-D unnamed tensor). Throws axis_out_of_range for an unknown axis,
 // invalid_argument for k outside 0..size(axis).
 #pragma once
@@ -39,8 +40,9 @@ namespace detail {
 
 }  // namespace detail
 
-/// A copy of `t` sorted along `axis` (default: the last), ascending, NaN last
-/// (np.sort). Shape, names and type of `t`.
+/// A copy of `t` sorted along `axis` (default: the last), ascending, NaN last, stable
+/// (np.sort(kind="stable")): -0.0 and +0.0 are equal and keep their input order.
+/// Shape, names and type of `t`.
 template <class T>
 Tensor<T> sort(const Tensor<T>& t, const Axis& axis = -1) {
     return Tensor<T>(detail::sort_along(t.base(), axis, false, "sort"));

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
 #include <immintrin.h>
 #define NT_HAVE_F16C_PATH 1
 #endif
@@ -54,9 +55,17 @@ __attribute__((target("avx,f16c"))) void floats_to_halves_f16c(const float* in, 
 
 bool detect_f16c() noexcept {
 #if NT_HAVE_F16C_PATH
-    __builtin_cpu_init();
-    // "avx" also checks that the OS saves the YMM registers.
-    return __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+    // cpuid, not __builtin_cpu_supports: clang 14 does not know its "f16c". The 256-bit
+    // forms need AVX, and the OS must save the YMM registers (OSXSAVE, then XCR0 bits
+    // 1 and 2), which is what __builtin_cpu_supports("avx") checked.
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+    constexpr unsigned osxsave = 1u << 27, avx = 1u << 28, f16c = 1u << 29;
+    if ((ecx & (osxsave | avx | f16c)) != (osxsave | avx | f16c)) return false;
+    unsigned xcr0_lo = 0, xcr0_hi = 0;
+    __asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0u));
+    (void)xcr0_hi;
+    return (xcr0_lo & 0x6u) == 0x6u;
 #else
     return false;
 #endif

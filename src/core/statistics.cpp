@@ -195,16 +195,13 @@ bool order_if_monotonic(T* row, std::int64_t n) {
     return true;
 }
 
-/// Sorts row[0, n) ascending with NaN last (any order among equal values): vqsort for
-/// 32- and 64-bit types, an LSD radix sort for long rows of narrower ones; a row in
-/// order already, or in reverse order, in one pass.
+/// Sorts row[0, m), which holds no NaN, ascending (any order among equal values, -0
+/// and +0 included): vqsort for 32- and 64-bit types, an LSD radix sort for long rows
+/// of narrower ones; a row in order already, or in reverse order, in one pass.
 template <class T>
-void sort_values(T* row, std::int64_t n, scratch_buffer& scratch) {
+void sort_numbers(T* row, std::int64_t m, scratch_buffer& scratch) {
     constexpr std::int64_t radix_from = 512;  // below: a comparison sort is as fast
-    T* const end = row + n;
-    T* numbers_end = end;
-    if constexpr (is_float_like<T>) numbers_end = std::partition(row, end, [](T x) { return !is_nan(x); });
-    const std::int64_t m = numbers_end - row;
+    T* const numbers_end = row + m;
     if (order_if_monotonic(row, m)) return;
     if constexpr (std::is_same_v<T, bool>) {
         std::sort(row, numbers_end);
@@ -260,6 +257,57 @@ void sort_values(T* row, std::int64_t n, scratch_buffer& scratch) {
             std::swap(keys, other);
         }
         for (std::int64_t i = 0; i < m; ++i) row[i] = from_key<T>(keys[i]);
+    }
+}
+
+/// What a float row holds that sort_numbers would not keep in order: NaNs, and zeros
+/// of both signs. One pass over the bits, without a branch per element.
+struct float_census {
+    std::int64_t nans = 0, negative_zeros = 0, positive_zeros = 0;
+};
+template <class T>
+float_census census(const T* row, std::int64_t n) {
+    using B = decltype(raw_bits(T{}));
+    constexpr B sign = static_cast<B>(B{1} << (sizeof(B) * 8 - 1));
+    const B inf = raw_bits(static_cast<T>(std::numeric_limits<float>::infinity()));
+    float_census c;
+    for (std::int64_t i = 0; i < n; ++i) {
+        const B b = raw_bits(row[i]);
+        c.nans += static_cast<B>(b & ~sign) > inf;
+        c.negative_zeros += b == sign;
+        c.positive_zeros += b == 0;
+    }
+    return c;
+}
+
+/// Sorts row[0, n) ascending with NaN last, stably as far as anyone can tell: equal
+/// numbers are identical except -0 and +0, which compare equal (as in argsort and
+/// NumPy's kind="stable") and so keep their input order, as NaNs do among themselves
+/// (their sign bits and payloads differ). The number sorts place zeros by sign (the
+/// radix keys), in any order (vqsort) or reversed (a descending row), so the zeros'
+/// signs are written back in input order once the zero run is in place.
+template <class T>
+void sort_values(T* row, std::int64_t n, scratch_buffer& scratch) {
+    if constexpr (!is_float_like<T>) {
+        sort_numbers(row, n, scratch);
+    } else {
+        const float_census c = census(row, n);
+        std::int64_t m = n;
+        if (c.nans > 0) {
+            T* first_nan = std::find_if(row, row + n, [](T x) { return is_nan(x); });
+            m = std::stable_partition(first_nan, row + n, [](T x) { return !is_nan(x); }) - row;
+        }
+        std::vector<T> zeros;
+        if (c.negative_zeros > 0 && c.positive_zeros > 0) {
+            zeros.reserve(static_cast<std::size_t>(c.negative_zeros + c.positive_zeros));
+            for (std::int64_t i = 0; i < m; ++i)
+                if (row[i] == static_cast<T>(0)) zeros.push_back(row[i]);
+        }
+        sort_numbers(row, m, scratch);
+        if (!zeros.empty()) {
+            T* run = std::lower_bound(row, row + m, static_cast<T>(0), ascending_numbers<T>);
+            std::copy(zeros.begin(), zeros.end(), run);
+        }
     }
 }
 

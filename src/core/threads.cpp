@@ -11,6 +11,8 @@
 #include <exception>
 #include <mutex>
 #include <string>
+
+#include <pthread.h>
 #include <thread>
 #include <vector>
 
@@ -36,7 +38,8 @@ int initial_threads() noexcept {
 
 class pool {
 public:
-    pool() : wanted_(initial_threads()) {}
+    // previous: a pool abandoned by fork, kept reachable (see the_pool).
+    explicit pool(int threads, pool* previous = nullptr) : wanted_(threads), previous_(previous) {}
     pool(const pool&) = delete;
     pool& operator=(const pool&) = delete;
     ~pool() { stop_workers(); }
@@ -160,11 +163,45 @@ private:
     std::int64_t n_ = 0;
     std::int64_t chunks_ = 0;
     std::atomic<std::int64_t> next_{0};
+    [[maybe_unused]] pool* previous_;  // never read: it keeps an abandoned pool reachable
+};
+
+// A child of fork() has only the thread that forked: the pool's workers are gone, and
+// its mutexes may be held by threads that no longer exist. The child handler only
+// marks the pool abandoned (little is safe to call between fork and exec); the child's
+// first use builds a fresh pool with the same thread count, as OpenMP runtimes and
+// PyTorch's pool do. The abandoned pool is never destroyed: joining its workers would
+// wait for threads that are gone. Python's multiprocessing and Dask fork such children.
+std::atomic<pool*> g_pool{nullptr};
+std::atomic<pool*> g_abandoned{nullptr};  // the newest abandoned pool; older ones chain
+std::atomic<int> g_inherited_threads{0};  // the abandoned pool's count, 0: none
+
+void on_fork_child() noexcept {
+    pool* old = g_pool.exchange(nullptr, std::memory_order_relaxed);
+    if (!old) return;
+    g_inherited_threads.store(old->threads(), std::memory_order_relaxed);
+    g_abandoned.store(old, std::memory_order_relaxed);
+}
+
+// Joins the workers at exit in the process that made the pool (never an abandoned one).
+struct pool_owner {
+    ~pool_owner() { delete g_pool.exchange(nullptr, std::memory_order_acq_rel); }
 };
 
 pool& the_pool() {
-    static pool p;
-    return p;
+    if (pool* p = g_pool.load(std::memory_order_acquire)) return *p;
+    static const int registered = [] {
+        static pool_owner owner;
+        return pthread_atfork(nullptr, nullptr, on_fork_child);
+    }();
+    (void)registered;
+    const int inherited = g_inherited_threads.load(std::memory_order_relaxed);
+    // A pool starts no thread until its first job: a spare made by a losing racer is cheap.
+    auto* fresh = new pool(inherited > 0 ? inherited : initial_threads(), g_abandoned.load(std::memory_order_relaxed));
+    pool* expected = nullptr;
+    if (g_pool.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel)) return *fresh;
+    delete fresh;
+    return *expected;
 }
 
 }  // namespace

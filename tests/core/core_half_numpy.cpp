@@ -132,6 +132,15 @@ TEST_CASE("half: the F16C bulk path agrees with NumPy's float16", "[half][numpy]
     check_bulk_path(nt::detail::half_path::f16c);
 }
 
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__clang__)
+// The library reads cpuid itself (clang 14 has no "f16c" for __builtin_cpu_supports);
+// GCC's answer is the reference.
+TEST_CASE("half: the F16C path is found where GCC's CPU check finds it", "[half]") {
+    __builtin_cpu_init();
+    CHECK(nt::detail::cpu_has_f16c() == (__builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c")));
+}
+#endif
+
 TEST_CASE("half tensors convert through the selected path", "[half][numpy]") {
     // astype<float> of a half tensor (and back) uses the bulk converters on rows.
     const half_cases& c = cases();

@@ -38,7 +38,8 @@ std::vector<T> random_buffer(std::int64_t n) {
 template <class O, class A, class B, class F>
 void check_binary(const dims& shape, F f) {
     const layout lo = random_layout(shape, false), la = random_layout(shape, true), lb = random_layout(shape, true);
-    const auto a = random_buffer<A>(la.span), b = random_buffer<B>(lb.span);
+    const auto a = random_buffer<A>(la.span);  // two declarations: clang 14 wants one type per `auto`
+    const auto b = random_buffer<B>(lb.span);
     std::vector<O> expect(static_cast<std::size_t>(lo.span), O(7));
     for_each_index(shape, {&lo.strides, &la.strides, &lb.strides}, [&](const std::vector<std::int64_t>& off) {
         expect[static_cast<std::size_t>(lo.offset + off[0])] = static_cast<O>(

@@ -1,6 +1,7 @@
 // nt/threads.hpp: parallel_for covers [0, n) exactly once with disjoint ranges for
 // any n and thread count, runs nested calls inline, and rethrows a worker's
-// exception after every chunk has finished.
+// exception after every chunk has finished, and works in a child forked after the
+// pool has run.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -8,6 +9,10 @@
 #include <random>
 #include <stdexcept>
 #include <vector>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "nt/error.hpp"
 #include "nt/threads.hpp"
@@ -75,4 +80,51 @@ TEST_CASE("set_num_threads: 0 means the hardware, negatives are refused", "[thre
     } catch (const nt::error& e) {
         CHECK(e.code() == nt::errc::invalid_argument);
     }
+}
+
+namespace {
+/// Sums [0, n) on the pool: a job the pool's workers take part in.
+std::int64_t parallel_sum(std::int64_t n) {
+    std::atomic<std::int64_t> total{0};
+    nt::detail::parallel_for(n, [&](std::int64_t b, std::int64_t e) {
+        std::int64_t s = 0;
+        for (std::int64_t i = b; i < e; ++i) s += i;
+        total += s;
+    });
+    return total.load();
+}
+}  // namespace
+
+// Python's multiprocessing and Dask's workers fork processes that have used the pool;
+// the child has none of its threads. The child must get a fresh pool, not wait forever
+// on workers that do not exist: the parent gives it 20 s, then kills it and fails.
+TEST_CASE("a child forked after the pool has run runs parallel jobs", "[threads]") {
+    thread_count_guard guard;
+    nt::set_num_threads(3);
+    constexpr std::int64_t n = 100000, want = n * (n - 1) / 2;
+    REQUIRE(parallel_sum(n) == want);  // the workers exist now
+
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        // No Catch2 here: the child reports through its exit status only.
+        const bool ok = nt::get_num_threads() == 3 && parallel_sum(n) == want && parallel_sum(n) == want;
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    pid_t done = 0;
+    for (int waited_ms = 0; waited_ms < 20000 && done == 0; waited_ms += 10) {
+        done = waitpid(child, &status, WNOHANG);
+        if (done == 0) usleep(10000);
+    }
+    if (done == 0) {
+        kill(child, SIGKILL);
+        waitpid(child, &status, 0);
+        FAIL("the forked child's parallel job did not finish in 20 s");
+    }
+    REQUIRE(done == child);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    // The parent's pool is unaffected.
+    CHECK(parallel_sum(n) == want);
 }

@@ -7,6 +7,9 @@ float64 variances also of data around 1e8 with noise of 0.1),
 and what NumPy gives, or that the call must throw. Run by CTest before
 test_stats's [numpy] cases (tests/stats/numpy_statistics.cpp).
 
+Floats are written with repr, NaN as "nan" or "-nan" by its sign bit: the test
+compares the signs of sorted zeros and NaNs (a stable sort keeps their order).
+
 Output (line based; a shape is "<rank> <sizes...>", names one token per axis, "?"
 for an unnamed axis; an axis is an integer or a name; "-" for every axis):
 
@@ -21,7 +24,7 @@ Operations and their arguments:
     var|stddev <ddof> <keepdims> <k> <axes...>   np.var / np.std (k = -1: every axis)
     nansum|nanmean|nanmin|nanmax|count_nonzero|median <keepdims> <k> <axes...>
     quantile <q> <keepdims> <k> <axes...>        np.quantile, method "linear"
-    cumsum|cumprod|sort|argsort <axis>           (argsort: kind="stable")
+    cumsum|cumprod|sort|argsort <axis>           (sort, argsort: kind="stable")
     topk <k> <axis>                              the k largest, largest first, NaN largest
     unique | unique_counts                       np.unique(a, return_counts=...)
     one_hot <classes> <pos> <name|->            (expand_dims(a, pos) == arange(classes)), int64
@@ -55,7 +58,8 @@ def fmt(v):
         return str(int(v))
     v = float(v)
     if math.isnan(v):
-        return "nan"
+        # The sign of a NaN: sorts keep NaNs of either sign in their order.
+        return "-nan" if math.copysign(1.0, v) < 0 else "nan"
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
     return repr(v)
@@ -377,6 +381,49 @@ def main():
                     c.outs.append((np.cumsum(a, axis=ax) if op == "cumsum" else np.cumprod(a, axis=ax), None))
                     c.write(out, cid)
                     cid += 1
+        for c in signed_zero_sorts(rng):
+            c.write(out, cid)
+            cid += 1
+
+
+def signed_zero_sorts(rng):
+    """sort and argsort of rows full of -0.0 and +0.0 (and NaNs of both signs), for
+    every float type and every sort path: rows shorter than 256 (comparison sort),
+    from 256 (vqsort for f32 / f64) and from 512 (radix sort for f16), rows already
+    ascending or descending (the one-pass path), and with infinities (which the
+    vqsort path places itself). A stable sort keeps equal elements in input order, so
+    the signs of the sorted zeros are those of the input's zeros, in order."""
+    cases = []
+    for tag in sorted(FLOATS):
+        for n in (7, 60, 300, 700, 2100):
+            for layout in ("mixed", "ascending", "descending", "with_nan"):
+                pool = []
+                for _ in range(2 * n):
+                    r = rng.random()
+                    if r < 0.4:
+                        pool.append(rng.choice([-0.0, 0.0]))
+                    elif r < 0.45:
+                        pool.append(rng.choice([float("inf"), -float("inf")]))
+                    elif r < 0.7:
+                        pool.append(float(rng.randint(-3, 3)))
+                    else:
+                        pool.append(rng.uniform(-100, 100))
+                    if layout == "with_nan" and rng.random() < 0.1:
+                        pool[-1] = rng.choice([float("nan"), -float("nan")])
+                a = np.array(pool, dtype=np.float64).astype(DTYPES[tag]).reshape(2, n)
+                if layout in ("ascending", "descending"):
+                    # Python's sort is stable: equal values (both zeros) stay in order.
+                    for row in a:
+                        row[:] = sorted(row.tolist(), reverse=layout == "descending")
+                ax = rng.choice([1, -1]) if n > 60 else rng.choice([0, 1])
+                for op in ("sort", "argsort"):
+                    c = Case(op, tag, [str(ax)])
+                    c.input = (a, None)
+                    r = np.sort(a, axis=ax, kind="stable") if op == "sort" else \
+                        np.argsort(a, axis=ax, kind="stable").astype(np.int64)
+                    c.outs.append((r, None))
+                    cases.append(c)
+    return cases
 
 
 if __name__ == "__main__":

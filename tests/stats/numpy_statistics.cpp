@@ -123,6 +123,7 @@ struct closeness {
     double scale = 0;      // see error_scale; 0: relative only
     double epsilon = 0;    // a floor under the type's tolerance
     bool zero_sign = false;  // a zero's sign must match (NumPy's order of operations kept)
+    bool nan_sign = false;   // a NaN's sign bit must match (a stable sort keeps NaNs in order)
 };
 
 template <class R>
@@ -136,6 +137,7 @@ void same_values(const nt::Tensor<R>& got, const operand& want, closeness near) 
             const double w = std::strtod(want.values[i].c_str(), nullptr);
             if (std::isnan(w) || std::isinf(w)) {
                 CHECK(((std::isnan(w) && std::isnan(g)) || g == w));
+                if (near.nan_sign && std::isnan(w)) CHECK(std::signbit(g) == std::signbit(w));
             } else {
                 if (near.zero_sign && w == 0) CHECK(std::signbit(g) == std::signbit(w));
                 CHECK(g == Approx(w)
@@ -188,8 +190,12 @@ void run_on(const Handle& t, const oracle_case& c) {
     // margin from the input's size would hide a one-pass formula's lost digits); the
     // two passes' sums still differ from NumPy's in order, by up to about 1e-7 there.
     const bool variance = op == "var" || op == "stddev";
+    // Sorted values are the input's, moved: signs of zeros and NaNs included, since
+    // the sort is stable and -0 == +0 (NumPy's kind="stable").
+    const bool sorted = op == "sort";
     const closeness near = variance ? closeness{0, 1e-6}
-                                    : closeness{error_scale(c.input), 0, op == "cumsum" || op == "cumprod"};
+                                    : closeness{error_scale(c.input), 0,
+                                                op == "cumsum" || op == "cumprod" || sorted, sorted};
     auto check = [&](const auto& got, std::size_t k = 0) { check_result(got, outs.at(k), near); };
     if (op == "var" || op == "stddev") {
         const std::int64_t ddof = std::stoll(c.args.at(0));

@@ -116,7 +116,10 @@ TEST_CASE("broken OME metadata names the NGFF rule", "[zarr][ome]") {
          "MUST name a zarr array"},
         {"{}", "non-empty list"},
     };
-    for (const auto& [ms, rule] : cases) {
+    for (const auto& c : cases) {
+        // Not a structured binding: clang 14 cannot capture one in the lambda below.
+        const std::string& ms = c.first;
+        const std::string& rule = c.second;
         INFO(ms);
         attrs(ms);
         const auto broken = nt::zarr::validate_ome(img);
