@@ -687,8 +687,9 @@ tensor_base matmul(const tensor_base& a, const tensor_base& b) {
              "the contracted axes are named differently: '" + std::string(na.str()) + "' (last axis of operand a " +
                  a.describe() + ") and '" + std::string(nb.str()) + "' (" +
                  (rb == 1 ? std::string("only") : std::string("second-to-last")) + " axis of operand b " +
-                 b.describe() + "). Fix: rename one of them, or contract by name with nt::dot(a, b, {\"" +
-                 std::string(na.str()) + "\"}) after renaming");
+                 b.describe() + "). Fix: rename one of them (b.rename(" + std::to_string(bk) + ", \"" +
+                 std::string(na.str()) + "\")), or contract by name with nt::dot(a, b.rename(" + std::to_string(bk) +
+                 ", \"" + std::string(na.str()) + "\"), {\"" + std::string(na.str()) + "\"})");
     // Batch axes: every axis before the matrix ones, matched as element-wise operands.
     const std::uint64_t a_matrix = ra >= 2 ? bit(ra - 1) | bit(ra - 2) : bit(0);
     const std::uint64_t b_matrix = rb >= 2 ? bit(rb - 1) | bit(rb - 2) : bit(0);

@@ -75,6 +75,9 @@ TEST_CASE("pipeline_config: every error of a check, with its message", "[core][p
         CHECK_FALSE(cfg.size("N").has_value());
         CHECK_THAT(error_message(errc::invalid_argument, [&] { (void)cfg.spec("image"); }),
                    Catch::Contains("axis 0 has size N, and N is not bound yet"));
+        // The fix it suggests: check 'image' first.
+        cfg.check("image", nt::zeros<std::uint8_t>({2, 3, 20, 26}));
+        cfg.check("tiles", tiles);
     }
     SECTION("a conflicting binding names both tensors, both axes, the symbol and both sizes") {
         cfg.check("image", nt::zeros<std::uint8_t>({2, 3, 20, 26}));
@@ -106,6 +109,7 @@ TEST_CASE("pipeline_config: every error of a check, with its message", "[core][p
         CHECK(error_message(errc::type_mismatch, [&] { cfg.check("image", nt::zeros<float>({2, 3, 20, 26})); }) ==
               "pipeline check of 'image' (2,3,20,26): the tensor holds f32, but the config says u8. Fix: convert it "
               "(astype), or change \"dtype\" in the config");
+        cfg.check("image", nt::zeros<float>({2, 3, 20, 26}).astype<std::uint8_t>());  // the fix it suggests
         CHECK_THAT(error_message(errc::incompatible_sizes, [&] { cfg.check("labels", nt::zeros<std::int32_t>({2, 20})); }),
                    Catch::Contains("the tensor has 2 axes, the config gives 3"));
         CHECK_THAT(error_message(errc::name_mismatch,

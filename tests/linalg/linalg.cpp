@@ -309,7 +309,10 @@ TEST_CASE("contraction errors name the operands, axes and a fix", "[linalg]") {
     CHECK(e.code() == nt::errc::invalid_argument);
     e = error_of([&] { (void)nt::matmul(x, u); });
     CHECK(e.code() == nt::errc::name_mismatch);
-    CHECK(mentions(e, {"'C'", "'D'", "Fix"}));
+    CHECK(mentions(e, {"'C'", "'D'", "Fix", "b.rename(0, \"C\")", "nt::dot(a, b.rename(0, \"C\"), {\"C\"})"}));
+    // Both fixes it suggests, run.
+    CHECK(nt::matmul(x, u.rename(0, "C")).rank() == 2);
+    CHECK(nt::dot(x, u.rename(0, "C"), {"C"}).to_vector() == nt::matmul(x, u.rename(0, "C")).to_vector());
     e = error_of([&] { (void)nt::matmul(nt::ones<float>({2, 2, 3}), nt::ones<float>({3, 3, 4})); });
     CHECK(e.code() == nt::errc::incompatible_sizes);
     CHECK(mentions(e, {"matmul"}));

@@ -235,6 +235,7 @@ TEST_CASE("an operator's no_counterpart suggests fixes an operator can take", "[
         CHECK(m.find("did you mean") == std::string::npos);  // C is no typo of N or H
     }
     // ... and the suggested calls work, with the same result.
+    CHECK((c + a.unsqueeze(2, "C")).spec() == nt::spec({2, 4, 3}, {"N", "H", "C"}));
     const std::vector<nt::Tensor<float>> inputs{a, c};
     const auto views = nt::broadcast_tensors(inputs, nt::match_options{.union_axes = true});
     CHECK(views[0].rank() == 3);
