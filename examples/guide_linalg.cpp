@@ -26,6 +26,11 @@ int main() {
     } catch (const nt::error& e) {
         std::cout << nt::to_string(e.code()) << "\n";
     }
+    // '?' is one unnamed axis (the k-th '?' of every part is the same axis), '...'
+    // NumPy's ellipsis: both stay unnamed, so the result still pairs by names.
+    auto batch = nt::arange<float>(2 * 3 * 2 * 2).reshape({2, 3, 2, 2}, {"?", "C", "H", "W"});
+    std::cout << nt::einsum("? C H W, C K -> ? K H W", batch, w).spec() << " "
+              << nt::einsum("... C H W, C K -> ... K H W", batch, w).spec() << "\n";
     // [einsum]
 
     // [matmul]

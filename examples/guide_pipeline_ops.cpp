@@ -28,6 +28,7 @@ int main() {
     SHOW(nt::pad(row, {{0, {2, 3}}}, nt::pad_mode::reflect));
     SHOW(nt::pad(row, {{0, {2, 3}}}, nt::pad_mode::symmetric));
     SHOW(nt::pad(row, {{0, {2, 3}}}, nt::pad_mode::wrap));
+    SHOW(nt::pad(nt::arange<int>(3), {{0, {5, 5}}}, nt::pad_mode::reflect));  // wider than the axis: again
     SPEC(nt::pad(a, {{"H", {1, 1}}, {"W", {2, 2}}}, nt::pad_mode::edge));
     // [pad]
 

@@ -327,10 +327,6 @@ template <class S>
     }                                                                                            \
     [[nodiscard]] inline any_tensor fn(const any_tensor& t, axes_arg axes, bool keepdims = false) { \
         return detail::any_reduce(detail::reduce_op::op, #fn, t, axes, false, keepdims);         \
-    }                                                                                            \
-    [[nodiscard]] inline any_tensor fn(const any_tensor& t, const Axis& axis, bool keepdims = false) { \
-        const Axis one[1] = {axis};                                                              \
-        return detail::any_reduce(detail::reduce_op::op, #fn, t, std::span<const Axis>(one), false, keepdims); \
     }
 NT_FOR_EACH_REDUCTION(NT_ANY_REDUCTION)
 #undef NT_ANY_REDUCTION

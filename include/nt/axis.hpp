@@ -51,8 +51,10 @@ private:
     bool by_name_ = false;
 };
 
-/// A list of axes as a parameter: binds to `{0, "C", -1}`, a std::vector<Axis> or a
-/// span. Non-owning; valid for the call it is passed to.
+/// A list of axes as a parameter: binds to `{0, "C", -1}`, to a one-element `{1}`
+/// (NumPy's `axis=(1,)`), to a single axis (`0`, `"C"`, an nt::Axis), a
+/// std::vector<Axis> or a span. Non-owning except for a single axis, which it holds;
+/// valid for the call it is passed to.
 class axes_arg {
 public:
     axes_arg() noexcept = default;
@@ -61,6 +63,18 @@ public:
     axes_arg(const std::vector<Axis>& axes) noexcept : axes_(axes) {}                          // NOLINT
     template <std::size_t N>
     axes_arg(const small_vector<Axis, N>& axes) noexcept : axes_(axes.data(), axes.size()) {}  // NOLINT
+    // One axis binds here rather than to a separate single-axis overload: a braced
+    // `{1}` would convert equally well to both, and the call would be ambiguous.
+    template <class A>
+        requires(std::convertible_to<const A&, Axis> && !std::same_as<A, axes_arg>)
+    axes_arg(const A& axis) : one_(axis), axes_(&one_, 1) {}  // NOLINT
+    axes_arg(const axes_arg& other) noexcept : one_(other.one_), axes_(other.holds_one() ? std::span<const Axis>(&one_, 1) : other.axes_) {}
+    axes_arg& operator=(const axes_arg& other) noexcept {
+        one_ = other.one_;
+        axes_ = other.holds_one() ? std::span<const Axis>(&one_, 1) : other.axes_;
+        return *this;
+    }
+    ~axes_arg() = default;
 
     [[nodiscard]] std::span<const Axis> span() const noexcept { return axes_; }
     [[nodiscard]] std::size_t size() const noexcept { return axes_.size(); }
@@ -69,6 +83,8 @@ public:
     [[nodiscard]] const Axis* end() const noexcept { return axes_.data() + axes_.size(); }
 
 private:
+    [[nodiscard]] bool holds_one() const noexcept { return axes_.data() == &one_; }
+    Axis one_{0};
     std::span<const Axis> axes_;
 };
 

@@ -9,6 +9,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -105,8 +106,9 @@ using element_type_t = typename detail::element_type_of<D>::type;
 template <class T>
 inline constexpr bool is_floating_element_v = std::is_floating_point_v<T> || std::is_same_v<T, half>;
 
-/// "f32", "f64", "i8", "u16", "f16", "b8", ... (the dtype tag's own name).
-[[nodiscard]] std::string_view to_string(dtype d) noexcept;
+/// "f32", "f64", "i8", "u16", "f16", "b8", ... (the dtype tag's own name). A
+/// std::string, as every nt::to_string (specs, tensors, error codes, policies).
+[[nodiscard]] std::string to_string(dtype d);
 
 /// NumPy's name: "float32", "int8", "uint16", "float16", "bool", ...
 [[nodiscard]] std::string_view numpy_name(dtype d) noexcept;

@@ -144,7 +144,7 @@ constexpr void check_unary_types() {
                                             const tensor_base& a, const tensor_base& b, bool union_axes);
 /// The out= form (`out` has the result's type).
 void binary_converting_into(binary_op op, std::string_view name, dtype compute, const tensor_base& a,
-                            const tensor_base& b, const tensor_base& out);
+                            const tensor_base& b, const tensor_base& out, bool union_axes);
 /// A tensor with a scalar: `value` points to one element of `compute`.
 [[nodiscard]] tensor_base binary_scalar_converting(binary_op op, dtype compute, dtype result, const tensor_base& a,
                                                    const void* value, bool value_first);
@@ -284,7 +284,7 @@ bool starts_on(const Tensor<R>& out, const Tensor<C>& operand) noexcept {
 // The out= form: writes into an existing tensor of exactly the result's shape.
 template <class C, class R>
 void binary_into_same_type(binary_op op, std::string_view name, const Tensor<C>& ca, const Tensor<C>& cb,
-                           Tensor<R>& out) {
+                           Tensor<R>& out, bool union_axes) {
     if (out.is_read_only()) throw_read_only(name, out.spec());
     row_plan rows;
     if (identity_row_plan(ca.base(), cb.base(), &out.base(), rows) && rows_fit(rows.n0 * rows.n1)) {
@@ -299,7 +299,7 @@ void binary_into_same_type(binary_op op, std::string_view name, const Tensor<C>&
         }
     }
     const operand_view operands[2] = {view_of(ca), view_of(cb)};
-    const alignment& al = alignment_of(name, operands);
+    const alignment& al = alignment_of(name, operands, union_axes);
     if (!same_values(out.shape(), al.result.sizes())) throw_out_shape(name, out.spec(), al.output);
     // An out that overlaps an operand other than element for element: compute aside.
     auto same_elements = [&](const auto& operand, const dims& strides) {
@@ -308,22 +308,22 @@ void binary_into_same_type(binary_op op, std::string_view name, const Tensor<C>&
     const bool aliased = (out.shares_storage(ca) && !same_elements(ca, al.strides[0])) ||
                          (out.shares_storage(cb) && !same_elements(cb, al.strides[1]));
     if (aliased) {
-        out.assign(binary_same_type<C, R>(op, name, ca, cb, false));
+        out.assign(binary_same_type<C, R>(op, name, ca, cb, union_axes));
         return;
     }
     run_aligned<C>(op, al, out, same_values(out.strides(), al.result.strides()), ca.data(), cb.data());
 }
 
 template <binary_op Op, class A, class B, class R>
-void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, Tensor<R>& out) {
+void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, Tensor<R>& out, bool union_axes) {
     using C = promote_t<A, B>;
     static_assert(std::is_same_v<R, binary_result_t<Op, C>>,
                   "the out tensor must have the operation's result type (nt::promote_t of the operands, "
                   "bool for comparisons, floating for division)");
     if constexpr (std::is_same_v<A, C> && std::is_same_v<B, C>)
-        binary_into_same_type<C, R>(Op, name, a, b, out);
+        binary_into_same_type<C, R>(Op, name, a, b, out, union_axes);
     else
-        binary_converting_into(Op, name, dtype_of<C>, a.base(), b.base(), out.base());
+        binary_converting_into(Op, name, dtype_of<C>, a.base(), b.base(), out.base(), union_axes);
 }
 
 template <class C, class R>
@@ -474,17 +474,46 @@ template <class T>
     return {t};
 }
 
+namespace detail {
+template <class X>
+inline constexpr bool is_tensor_v = false;
+template <class U>
+inline constexpr bool is_tensor_v<Tensor<U>> = true;
+template <class X>
+inline constexpr bool is_union_v = false;
+template <class U>
+inline constexpr bool is_union_v<union_operand<U>> = true;
+
+/// A tensor operand of a function of several operands: a tensor, or one marked by
+/// nt::with_union, which makes the whole call match with the option `union`.
+template <class X>
+concept tensor_operand = is_tensor_v<X> || is_union_v<X>;
+template <class... X>
+inline constexpr bool any_union_v = (is_union_v<X> || ...);
+
+/// The tensor of an operand (the marked one for with_union), a scalar as it is.
+template <class X>
+const auto& unmarked(const X& x) noexcept {
+    if constexpr (is_union_v<X>) return x.tensor;
+    else return x;
+}
+template <class X>
+using unmarked_t = std::remove_cvref_t<decltype(unmarked(std::declval<const X&>()))>;
+}  // namespace detail
+
 NT_FOR_EACH_BINARY_FUNCTION(NT_BINARY_FUNCTION)
 #undef NT_BINARY_FUNCTION
 
 // out= forms: write the result into `out`, which must have the result's shape and
-// type and be writable (NumPy's `out=`): no allocation.
+// type and be writable (NumPy's `out=`): no allocation. Either operand may be
+// marked by nt::with_union.
 //     nt::add(img, lbl, result);
-#define NT_BINARY_OUT(fn, op, text)                                                    \
-    template <class A, class B, class R>                                               \
-    Tensor<R>& fn(const Tensor<A>& a, const Tensor<B>& b, Tensor<R>& out) {            \
-        detail::binary_into<detail::binary_op::op>(text, a, b, out);                   \
-        return out;                                                                    \
+#define NT_BINARY_OUT(fn, op, text)                                                                          \
+    template <detail::tensor_operand A, detail::tensor_operand B, class R>                                   \
+    Tensor<R>& fn(const A& a, const B& b, Tensor<R>& out) {                                                  \
+        detail::binary_into<detail::binary_op::op>(text, detail::unmarked(a), detail::unmarked(b), out,      \
+                                                   detail::any_union_v<A, B>);                               \
+        return out;                                                                                          \
     }
 NT_BINARY_OUT(add, add, "add")
 NT_BINARY_OUT(subtract, sub, "subtract")
@@ -560,24 +589,15 @@ auto operator~(const Tensor<T>& a) {
 
 namespace detail {
 template <class C>
-Tensor<C> where_same_type(const Tensor<bool>& cond, const Tensor<C>& a, const Tensor<C>& b) {
+Tensor<C> where_same_type(const Tensor<bool>& cond, const Tensor<C>& a, const Tensor<C>& b, bool union_axes) {
     const operand_view operands[3] = {view_of(cond), view_of(a), view_of(b)};
-    const alignment& al = alignment_of("where", operands);
+    const alignment& al = alignment_of("where", operands, union_axes);
     Tensor<C> out = empty_result<C>(al);
     run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), al.strides[0], a.data(), al.strides[1],
                  b.data(), al.strides[2]);
     return out;
 }
-}  // namespace detail
 
-/// where(cond, a, b): a where cond is true, else b, all three matched (policy names).
-template <class A, class B>
-auto where(const Tensor<bool>& cond, const Tensor<A>& a, const Tensor<B>& b) {
-    using C = promote_t<A, B>;
-    return detail::where_same_type<C>(cond, detail::as_type<C>(a), detail::as_type<C>(b));
-}
-
-namespace detail {
 /// The element type of a scalar type S of the same kind and size (long long is
 /// std::int64_t, char is std::int8_t, ...), for where with two scalars.
 template <class S>
@@ -590,9 +610,9 @@ using scalar_element_t = std::conditional_t<
 // where with one scalar operand: cond and the tensor are matched; the scalar, in the
 // result type C, is read through stride 0.
 template <class C>
-Tensor<C> where_scalar(const Tensor<bool>& cond, const Tensor<C>& cx, C value, bool scalar_first) {
+Tensor<C> where_scalar(const Tensor<bool>& cond, const Tensor<C>& cx, C value, bool scalar_first, bool union_axes) {
     const operand_view operands[2] = {view_of(cond), view_of(cx)};
-    const alignment& al = alignment_of("where", operands);
+    const alignment& al = alignment_of("where", operands, union_axes);
     Tensor<C> out = empty_result<C>(al);
     const dims zeros(out.rank(), 0);
     if (scalar_first)
@@ -603,45 +623,57 @@ Tensor<C> where_scalar(const Tensor<bool>& cond, const Tensor<C>& cx, C value, b
                      al.strides[1], &value, zeros);
     return out;
 }
+
+/// A value operand of where: a tensor (marked or not) or a scalar.
+template <class X>
+concept where_value = tensor_operand<X> || is_scalar_v<X>;
+
+template <class A, class B>
+auto where_of(const Tensor<bool>& cond, const A& a, const B& b, bool union_axes) {
+    if constexpr (is_tensor_v<A> && is_tensor_v<B>) {
+        using C = promote_t<typename A::value_type, typename B::value_type>;
+        return where_same_type<C>(cond, as_type<C>(a), as_type<C>(b), union_axes);
+    } else if constexpr (is_tensor_v<B>) {
+        using C = promote_scalar_t<typename B::value_type, A>;
+        return where_scalar<C>(cond, as_type<C>(b), scalar_as<C>(a), true, union_axes);
+    } else if constexpr (is_tensor_v<A>) {
+        using C = promote_scalar_t<typename A::value_type, B>;
+        return where_scalar<C>(cond, as_type<C>(a), scalar_as<C>(b), false, union_axes);
+    } else {
+        // Only cond has axes: nothing to match.
+        using C = promote_t<scalar_element_t<A>, scalar_element_t<B>>;
+        Tensor<C> out = empty_result<C>(cond.spec());
+        const C va = scalar_as<C>(a), vb = scalar_as<C>(b);
+        const dims zeros(cond.rank(), 0);
+        run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), cond.strides(), &va, zeros, &vb,
+                     zeros);
+        return out;
+    }
+}
 }  // namespace detail
 
-/// where with a scalar for a or b (or both): nt::where(mask, 0.0f, t). The scalar is
-/// "weak" (nt::promote_scalar_t, as for t + 0.0f): the result type is the tensor's,
-/// or double for a floating scalar with an integer tensor. Two scalars give a tensor
-/// shaped like cond in their common type (np.where(mask, 1, 2.0) is f64).
-template <class S, class B, std::enable_if_t<detail::is_scalar_v<S>, int> = 0>
-auto where(const Tensor<bool>& cond, S a, const Tensor<B>& b) {
-    using C = promote_scalar_t<B, S>;
-    return detail::where_scalar<C>(cond, detail::as_type<C>(b), detail::scalar_as<C>(a), true);
-}
-template <class A, class S, std::enable_if_t<detail::is_scalar_v<S>, int> = 0>
-auto where(const Tensor<bool>& cond, const Tensor<A>& a, S b) {
-    using C = promote_scalar_t<A, S>;
-    return detail::where_scalar<C>(cond, detail::as_type<C>(a), detail::scalar_as<C>(b), false);
-}
-template <class S1, class S2, std::enable_if_t<detail::is_scalar_v<S1> && detail::is_scalar_v<S2>, int> = 0>
-auto where(const Tensor<bool>& cond, S1 a, S2 b) {
-    using C = promote_t<detail::scalar_element_t<S1>, detail::scalar_element_t<S2>>;
-    Tensor<C> out = detail::empty_result<C>(cond.spec());
-    const C va = detail::scalar_as<C>(a), vb = detail::scalar_as<C>(b);
-    const dims zeros(cond.rank(), 0);
-    detail::run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), cond.strides(), &va, zeros, &vb,
-                         zeros);
-    return out;
+/// where(cond, a, b): a where cond is true, else b, all three matched (policy names;
+/// with the option `union` when any of them is marked by nt::with_union). `a` and
+/// `b` are tensors or scalars. A scalar is "weak" (nt::promote_scalar_t, as for
+/// t + 0.0f): the result type is the tensor's, or double for a floating scalar with
+/// an integer tensor. Two scalars give a tensor shaped like cond in their common
+/// type (np.where(mask, 1, 2.0) is f64).
+///     nt::where(mask, 0.0f, t);
+///     nt::where(nt::with_union(lbl == 1), classes, -1);   // cond's axes and classes' CLASS
+template <class M, detail::where_value A, detail::where_value B>
+    requires std::is_same_v<detail::unmarked_t<M>, Tensor<bool>>
+auto where(const M& cond, const A& a, const B& b) {
+    return detail::where_of(detail::unmarked(cond), detail::unmarked(a), detail::unmarked(b),
+                            detail::any_union_v<M, A, B>);
 }
 
 // ---------------------------------------------------------------------------------
 // clip and nan_to_num.
 
 namespace detail {
+/// A bound of clip: a tensor (marked or not) or an arithmetic scalar.
 template <class X>
-inline constexpr bool is_tensor_v = false;
-template <class U>
-inline constexpr bool is_tensor_v<Tensor<U>> = true;
-
-/// A bound of clip: a tensor or an arithmetic scalar.
-template <class X>
-concept clip_bound = is_tensor_v<X> || is_scalar_v<X>;
+concept clip_bound = tensor_operand<X> || is_scalar_v<X>;
 
 // The type clip computes in: the tensors' common type (promote_t), then the scalar
 // bounds as weak scalars (promote_scalar_t), as NumPy 2 does for Python numbers.
@@ -691,9 +723,9 @@ Tensor<C> clip_operand(const X& x) {
 }
 
 template <class C>
-Tensor<C> clip_same_type(const Tensor<C>& x, const Tensor<C>& l, const Tensor<C>& h) {
+Tensor<C> clip_same_type(const Tensor<C>& x, const Tensor<C>& l, const Tensor<C>& h, bool union_axes) {
     const operand_view operands[3] = {view_of(x), view_of(l), view_of(h)};
-    const alignment& al = alignment_of("clip", operands);
+    const alignment& al = alignment_of("clip", operands, union_axes);
     Tensor<C> out = empty_result<C>(al);
     run_clip<C>(out.shape(), out.mutable_data(), out.strides(), x.data(), al.strides[0], l.data(), al.strides[1],
                 h.data(), al.strides[2]);
@@ -702,15 +734,22 @@ Tensor<C> clip_same_type(const Tensor<C>& x, const Tensor<C>& l, const Tensor<C>
 }  // namespace detail
 
 /// np.clip: min(max(t, lo), hi) element-wise, each bound a tensor or a scalar. Tensor
-/// bounds are matched with t (policy names, as binary operations); the result type
-/// is their common type, with scalar bounds weak (clip(u8, 0, 100) is u8;
-/// clip(i32, 0.5, 2.5) is f64). NaN in t or a bound gives NaN; when lo > hi the
-/// result is hi (NumPy). A new tensor. Throws the matcher's errors.
+/// bounds are matched with t (policy names, as binary operations; with the option
+/// `union` when t or a bound is marked by nt::with_union); the result type is their
+/// common type, with scalar bounds weak (clip(u8, 0, 100) is u8; clip(i32, 0.5, 2.5)
+/// is f64). NaN in t or a bound gives NaN; when lo > hi the result is hi (NumPy). A
+/// new tensor. Throws the matcher's errors.
 ///     auto unit = nt::clip(x, 0.0f, 1.0f);
-template <class T, detail::clip_bound L, detail::clip_bound H>
-auto clip(const Tensor<T>& t, const L& lo, const H& hi) {
-    using C = detail::clip_type_t<T, L, H>;
-    return detail::clip_same_type<C>(detail::as_type<C>(t), detail::clip_operand<C>(lo), detail::clip_operand<C>(hi));
+///     auto per_class = nt::clip(nt::with_union(x), lo_per_class, hi_per_class);
+template <detail::tensor_operand X, detail::clip_bound L, detail::clip_bound H>
+auto clip(const X& t, const L& lo, const H& hi) {
+    using T = typename detail::unmarked_t<X>::value_type;
+    using UL = detail::unmarked_t<L>;
+    using UH = detail::unmarked_t<H>;
+    using C = detail::clip_type_t<T, UL, UH>;
+    return detail::clip_same_type<C>(detail::as_type<C>(detail::unmarked(t)),
+                                     detail::clip_operand<C>(detail::unmarked(lo)),
+                                     detail::clip_operand<C>(detail::unmarked(hi)), detail::any_union_v<X, L, H>);
 }
 
 /// np.nan_to_num: NaN becomes `nan`, +inf `posinf` and -inf `neginf`, by default the
@@ -779,6 +818,23 @@ std::tuple<Tensor<Ts>...> broadcast_tensors(policy pol, const Tensor<Ts>&... ts)
 template <class... Ts>
 std::tuple<Tensor<Ts>...> broadcast_tensors(const Tensor<Ts>&... ts) {
     return broadcast_tensors(policy::names, ts...);
+}
+
+/// masked_select with t or the mask marked by nt::with_union: both are matched with
+/// the option `union` and the selection runs over their common (larger) shape, so
+/// an axis that only the mask has repeats t along it.
+///     auto per_class = nt::masked_select(x, nt::with_union(masks));   // masks (CLASS,H,W), x (H,W)
+template <detail::tensor_operand X, class M>
+    requires(std::is_same_v<detail::unmarked_t<M>, Tensor<bool>> && detail::any_union_v<X, M>)
+[[nodiscard]] auto masked_select(const X& t, const M& mask) {
+    const auto& tt = detail::unmarked(t);
+    const Tensor<bool>& mm = detail::unmarked(mask);
+    const spec specs[2] = {tt.spec(), mm.spec()};
+    match_options options;
+    options.union_axes = true;
+    const plan p = match(specs, options);
+    using T = typename detail::unmarked_t<X>::value_type;
+    return Tensor<T>(detail::masked_select(detail::aligned_view(tt, p, 0).base(), detail::aligned_view(mm, p, 1).base()));
 }
 
 }  // namespace nt

@@ -21,8 +21,6 @@ struct all_t {
     auto operator()(const Tensor& t) const;
     template <class Tensor>
     auto operator()(const Tensor& t, axes_arg axes, bool keepdims = false) const;
-    template <class Tensor>
-    auto operator()(const Tensor& t, const Axis& axis, bool keepdims = false) const;
 };
 /// Keeps a whole axis (Python `:`).
 inline constexpr all_t all{};

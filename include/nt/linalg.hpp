@@ -82,9 +82,6 @@ struct promote_all<T, U, Rest...> {
 };
 template <class... T>
 using promote_all_t = typename promote_all<T...>::type;
-
-template <class X>
-concept axis_text = std::convertible_to<const X&, std::string_view> && !std::same_as<X, Axis>;
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------
@@ -99,16 +96,10 @@ concept axis_text = std::convertible_to<const X&, std::string_view> && !std::sam
 /// Throws axis_out_of_range (an axis missing from an operand), invalid_argument (an
 /// axis given by index or listed twice), incompatible_sizes (a contracted axis whose sizes differ, kept axes that do not
 /// broadcast).
-///     nt::dot(x, w, {"C"});   // x (N,C,H,W), w (C,K) -> (N,H,W,K)
+///     nt::dot(x, w, {"C"});   // x (N,C,H,W), w (C,K) -> (N,H,W,K); also nt::dot(x, w, "C")
 template <element A, element B>
 [[nodiscard]] Tensor<promote_t<A, B>> dot(const Tensor<A>& a, const Tensor<B>& b, axes_arg axes) {
     return Tensor<promote_t<A, B>>(detail::dot(a.base(), b.base(), axes.span()));
-}
-/// dot over one named axis: nt::dot(x, w, "C").
-template <element A, element B, detail::axis_text S>
-[[nodiscard]] Tensor<promote_t<A, B>> dot(const Tensor<A>& a, const Tensor<B>& b, const S& axis) {
-    const Axis one[1] = {Axis(std::string_view(axis))};
-    return Tensor<promote_t<A, B>>(detail::dot(a.base(), b.base(), one));
 }
 
 // ---------------------------------------------------------------------------------
@@ -179,11 +170,6 @@ template <element A, element B>
 
 [[nodiscard]] inline any_tensor dot(const any_tensor& a, const any_tensor& b, axes_arg axes) {
     return any_tensor(detail::dot(a.base(), b.base(), axes.span()));
-}
-template <detail::axis_text S>
-[[nodiscard]] any_tensor dot(const any_tensor& a, const any_tensor& b, const S& axis) {
-    const Axis one[1] = {Axis(std::string_view(axis))};
-    return any_tensor(detail::dot(a.base(), b.base(), one));
 }
 [[nodiscard]] inline any_tensor matmul(const any_tensor& a, const any_tensor& b) {
     return any_tensor(detail::matmul(a.base(), b.base()));

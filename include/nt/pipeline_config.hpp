@@ -84,9 +84,11 @@ private:
     std::unique_ptr<state> s_;
 };
 
-/// Reads the config at `path`, the headers of its "npy" files (relative to the
-/// config's folder) and plans its steps. Throws io_error for an unreadable file,
-/// the errors of parse_pipeline, pipeline::read_files and pipeline::plan_step.
-[[nodiscard]] pipeline_config load_config(const std::string& path);
+/// Reads the config at `path`, the headers of its "npy" files and plans its steps.
+/// A relative "npy" path is taken from `base_folder`, or from the config's folder
+/// when it is empty (a config kept apart from its data: load_config("cfg.json",
+/// "/data/run7")). Throws io_error for an unreadable file, the errors of
+/// parse_pipeline, pipeline::read_files and pipeline::plan_step.
+[[nodiscard]] pipeline_config load_config(const std::string& path, const std::string& base_folder = {});
 
 }  // namespace nt

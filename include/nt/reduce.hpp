@@ -63,15 +63,10 @@ Tensor<reduce_result_t<Op, T>> reduce(std::string_view name, const Tensor<T>& t,
     auto fn(const Tensor<T>& t) {                                                                   \
         return detail::reduce<detail::reduce_op::op>(#fn, t, {}, true, false);                      \
     }                                                                                               \
-    /** Reduces over `axes` (indices or names); keepdims keeps them with size 1. */                 \
+    /** Reduces over `axes` (indices or names, or one axis); keepdims keeps them with size 1. */    \
     template <class T>                                                                              \
     auto fn(const Tensor<T>& t, axes_arg axes, bool keepdims = false) {                             \
         return detail::reduce<detail::reduce_op::op>(#fn, t, axes, false, keepdims);                \
-    }                                                                                               \
-    template <class T>                                                                              \
-    auto fn(const Tensor<T>& t, const Axis& axis, bool keepdims = false) {                          \
-        const Axis one[1] = {axis};                                                                 \
-        return detail::reduce<detail::reduce_op::op>(#fn, t, std::span<const Axis>(one), false, keepdims); \
     }
 
 NT_FOR_EACH_REDUCTION(NT_REDUCTION)
@@ -93,11 +88,6 @@ auto all_t::operator()(const Tensor& t) const {
 template <class Tensor>
 auto all_t::operator()(const Tensor& t, axes_arg axes, bool keepdims) const {
     return reduce_all(t, axes, false, keepdims);
-}
-template <class Tensor>
-auto all_t::operator()(const Tensor& t, const Axis& axis, bool keepdims) const {
-    const Axis one[1] = {axis};
-    return reduce_all(t, std::span<const Axis>(one), false, keepdims);
 }
 
 }  // namespace nt

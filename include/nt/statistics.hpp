@@ -67,11 +67,6 @@ auto var(const Tensor<T>& t, axes_arg axes, std::int64_t ddof = 0, bool keepdims
     return Tensor<detail::reduce_result_t<detail::reduce_op::mean, T>>(
         detail::variance(t.base(), axes, false, ddof, keepdims, false, "var"));
 }
-template <class T>
-auto var(const Tensor<T>& t, const Axis& axis, std::int64_t ddof = 0, bool keepdims = false) {
-    const Axis one[1] = {axis};
-    return var(t, std::span<const Axis>(one), ddof, keepdims);
-}
 /// Over every axis with ddof 0 (with another ddof: nt::var(t.flatten(), 0, ddof)).
 template <class T>
 auto var(const Tensor<T>& t) {
@@ -86,11 +81,6 @@ auto stddev(const Tensor<T>& t, axes_arg axes, std::int64_t ddof = 0, bool keepd
         detail::variance(t.base(), axes, false, ddof, keepdims, true, "stddev"));
 }
 template <class T>
-auto stddev(const Tensor<T>& t, const Axis& axis, std::int64_t ddof = 0, bool keepdims = false) {
-    const Axis one[1] = {axis};
-    return stddev(t, std::span<const Axis>(one), ddof, keepdims);
-}
-template <class T>
 auto stddev(const Tensor<T>& t) {
     return Tensor<detail::reduce_result_t<detail::reduce_op::mean, T>>(
         detail::variance(t.base(), {}, true, 0, false, true, "stddev"));
@@ -99,7 +89,7 @@ auto stddev(const Tensor<T>& t) {
 // --- NaN-ignoring reductions ----------------------------------------------------------------
 
 // Each NaN-aware reduction is written once as a body over (t, axes, keepdims,
-// every_axis) in detail, with the three public forms of the reductions around it.
+// every_axis) in detail, with the two public forms of the reductions around it.
 #define NT_NAN_REDUCTION(fn, ...)                                                                 \
     namespace detail {                                                                            \
     template <class T>                                                                            \
@@ -108,15 +98,10 @@ auto stddev(const Tensor<T>& t) {
         __VA_ARGS__                                                                               \
     }                                                                                             \
     }                                                                                             \
-    /** Over `axes`; keepdims keeps them with size 1. */                                          \
+    /** Over `axes` (or one axis); keepdims keeps them with size 1. */                            \
     template <class T>                                                                            \
     auto fn(const Tensor<T>& t, axes_arg axes, bool keepdims = false) {                           \
         return detail::fn##_impl(t, axes, keepdims, false);                                       \
-    }                                                                                             \
-    template <class T>                                                                            \
-    auto fn(const Tensor<T>& t, const Axis& axis, bool keepdims = false) {                        \
-        const Axis one[1] = {axis};                                                               \
-        return detail::fn##_impl(t, std::span<const Axis>(one), keepdims, false);                 \
     }                                                                                             \
     /** Over every axis (a rank-0 result). */                                                     \
     template <class T>                                                                            \
@@ -253,11 +238,6 @@ auto median(const Tensor<T>& t, axes_arg axes, bool keepdims = false) {
     return Tensor<R>(detail::order_statistic(t.base(), -1.0, axes, false, keepdims, dtype_of<R>, "median"));
 }
 template <class T>
-auto median(const Tensor<T>& t, const Axis& axis, bool keepdims = false) {
-    const Axis one[1] = {axis};
-    return median(t, std::span<const Axis>(one), keepdims);
-}
-template <class T>
 auto median(const Tensor<T>& t) {
     using R = detail::reduce_result_t<detail::reduce_op::mean, T>;
     return Tensor<R>(detail::order_statistic(t.base(), -1.0, {}, true, false, dtype_of<R>, "median"));
@@ -273,11 +253,6 @@ Tensor<double> quantile(const Tensor<T>& t, double q, axes_arg axes, bool keepdi
     return Tensor<double>(detail::order_statistic(t.base(), q, axes, false, keepdims, dtype::f64, "quantile"));
 }
 template <class T>
-Tensor<double> quantile(const Tensor<T>& t, double q, const Axis& axis, bool keepdims = false) {
-    const Axis one[1] = {axis};
-    return quantile(t, q, std::span<const Axis>(one), keepdims);
-}
-template <class T>
 Tensor<double> quantile(const Tensor<T>& t, double q) {
     detail::check_quantile(q, "quantile");
     return Tensor<double>(detail::order_statistic(t.base(), q, {}, true, false, dtype::f64, "quantile"));
@@ -289,11 +264,6 @@ template <class T>
 Tensor<double> percentile(const Tensor<T>& t, double p, axes_arg axes, bool keepdims = false) {
     detail::check_percentile(p);
     return quantile(t, p / 100.0, axes, keepdims);
-}
-template <class T>
-Tensor<double> percentile(const Tensor<T>& t, double p, const Axis& axis, bool keepdims = false) {
-    detail::check_percentile(p);
-    return quantile(t, p / 100.0, axis, keepdims);
 }
 template <class T>
 Tensor<double> percentile(const Tensor<T>& t, double p) {
@@ -314,18 +284,12 @@ enum class any_statistic : std::uint8_t { var, stddev, nansum, nanmean, nanmin, 
 [[nodiscard]] any_tensor any_cumulate(const any_tensor& t, const Axis& axis, bool product);
 }  // namespace detail
 
-// var and stddev (with ddof), then the reductions without parameters: the three forms
-// (axes list, one axis, every axis) of each.
+// var and stddev (with ddof), then the reductions without parameters: the two forms
+// (axes, which may be one axis; every axis) of each.
 #define NT_ANY_STATISTIC(fn, ...)                                                                          \
     [[nodiscard]] inline any_tensor fn(const any_tensor& t, axes_arg axes __VA_OPT__(, std::int64_t __VA_ARGS__ = 0),   \
                                        bool keepdims = false) {                                           \
         return detail::any_statistics(detail::any_statistic::fn, t, axes, false,                           \
-                                      keepdims __VA_OPT__(, __VA_ARGS__));                                 \
-    }                                                                                                      \
-    [[nodiscard]] inline any_tensor fn(const any_tensor& t, const Axis& axis __VA_OPT__(, std::int64_t __VA_ARGS__ = 0), \
-                                       bool keepdims = false) {                                           \
-        const Axis one[1] = {axis};                                                                        \
-        return detail::any_statistics(detail::any_statistic::fn, t, std::span<const Axis>(one), false,     \
                                       keepdims __VA_OPT__(, __VA_ARGS__));                                 \
     }                                                                                                      \
     [[nodiscard]] inline any_tensor fn(const any_tensor& t) {                                              \
@@ -351,21 +315,12 @@ NT_ANY_STATISTIC(median)
 [[nodiscard]] inline Tensor<double> quantile(const any_tensor& t, double q, axes_arg axes, bool keepdims = false) {
     return detail::any_statistics(detail::any_statistic::quantile, t, axes, false, keepdims, 0, q).as<double>();
 }
-[[nodiscard]] inline Tensor<double> quantile(const any_tensor& t, double q, const Axis& axis, bool keepdims = false) {
-    const Axis one[1] = {axis};
-    return quantile(t, q, std::span<const Axis>(one), keepdims);
-}
 [[nodiscard]] inline Tensor<double> quantile(const any_tensor& t, double q) {
     return detail::any_statistics(detail::any_statistic::quantile, t, axes_arg{}, true, false, 0, q).as<double>();
 }
 [[nodiscard]] inline Tensor<double> percentile(const any_tensor& t, double p, axes_arg axes, bool keepdims = false) {
     detail::check_percentile(p);
     return quantile(t, p / 100.0, axes, keepdims);
-}
-[[nodiscard]] inline Tensor<double> percentile(const any_tensor& t, double p, const Axis& axis,
-                                               bool keepdims = false) {
-    detail::check_percentile(p);
-    return quantile(t, p / 100.0, axis, keepdims);
 }
 [[nodiscard]] inline Tensor<double> percentile(const any_tensor& t, double p) {
     detail::check_percentile(p);

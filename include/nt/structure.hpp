@@ -246,12 +246,6 @@ template <element T>
 [[nodiscard]] Tensor<T> flip(const Tensor<T>& t, axes_arg axes) {
     return Tensor<T>(detail::flip(t.base(), axes.span()));
 }
-/// flip over one axis.
-template <element T>
-[[nodiscard]] Tensor<T> flip(const Tensor<T>& t, const Axis& axis) {
-    const Axis a[1] = {axis};
-    return Tensor<T>(detail::flip(t.base(), a));
-}
 /// A view with every axis reversed (np.flip with axis=None).
 template <element T>
 [[nodiscard]] Tensor<T> flip(const Tensor<T>& t) {

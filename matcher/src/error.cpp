@@ -27,9 +27,9 @@ constexpr std::array<std::pair<errc, std::string_view>, 17> code_names{{
 }};
 }  // namespace
 
-std::string_view to_string(errc code) noexcept {
+std::string to_string(errc code) {
     for (const auto& [c, name] : code_names)
-        if (c == code) return name;
+        if (c == code) return std::string(name);
     return "unknown_error";
 }
 
@@ -43,7 +43,7 @@ bool errc_from_string(std::string_view text, errc& code) noexcept {
 }
 
 error::error(errc code, const std::string& message)
-    : std::runtime_error("[nt." + std::string(to_string(code)) + "] " + message), code_(code), message_(message) {}
+    : std::runtime_error("[nt." + to_string(code) + "] " + message), code_(code), message_(message) {}
 
 void throw_error(errc code, const std::string& message) { throw error(code, message); }
 

@@ -7,7 +7,7 @@
 
 namespace nt {
 
-std::string_view to_string(policy p) noexcept {
+std::string to_string(policy p) {
     switch (p) {
         case policy::names: return "names";
         case policy::positional: return "positional";

@@ -187,10 +187,13 @@ private:
                        say_.input(i) + " has " + std::to_string(unnamed_count(i)) + " (unnamed axes pair right-aligned)";
         }
         // A name one edit away from a host name is most likely a typo of it (but two
-        // different one-letter names are not, unless they differ only in case).
+        // different one-letter names are not, unless they differ only in case). So is
+        // the one name each side lacks, when sizes allow them to pair: `? Z H W` with
+        // `? D H W`, whatever the distance.
+        const spec& other = specs_[target_mode_ ? 1 : host_];
         std::string near;
         if (s.name(a))
-            for (const axis_spec& ax : specs_[target_mode_ ? 1 : host_]) {
+            for (const axis_spec& ax : other) {
                 if (!ax.name || !near.empty()) continue;
                 const std::string_view mine = s.name(a).str(), theirs = ax.name.str();
                 const bool case_only = mine.size() == 1 && theirs.size() == 1 &&
@@ -199,10 +202,34 @@ private:
                 if (detail::edit_distance(mine, theirs) == 1 && (std::max(mine.size(), theirs.size()) >= 2 || case_only))
                     near = theirs;
             }
+        if (s.name(a) && near.empty()) {
+            auto lacking = [](const spec& from, const spec& in, std::size_t& at) {
+                std::size_t count = 0;
+                for (std::size_t k = 0; k < from.rank(); ++k)
+                    if (from.name(k) && std::none_of(in.begin(), in.end(), [&](const axis_spec& x) {
+                            return x.name == from.name(k);
+                        })) {
+                        ++count;
+                        at = k;
+                    }
+                return count;
+            };
+            std::size_t mine_at = 0, theirs_at = 0;
+            if (lacking(s, other, mine_at) == 1 && lacking(other, s, theirs_at) == 1 && mine_at == a) {
+                const std::int64_t m = s.size(a), t = other.size(theirs_at);
+                if (m == t || m == 1 || t == 1 || m < 0 || t < 0) near = other.name(theirs_at).str();
+            }
+        }
         if (!near.empty()) message += " (did you mean '" + near + "'?)";
         const std::string insert = "unsqueeze(" + std::to_string(insert_position(keys_of(i), a)) +
                                    (s.name(a) ? ", \"" + std::string(s.name(a).str()) + "\")" : std::string(")"));
-        if (target_mode_)
+        if (!near.empty() && !target_mode_)
+            message += "; a broadcast never adds axes to the host. Fix: rename the axis '" +
+                       std::string(s.name(a).str()) + "' to '" + near + "'" +
+                       (options_.union_settable ? std::string(", or set 'union' if it is a new axis")
+                                                : ", or, if it is a new axis, give it to the host (host." + insert +
+                                                      ") or mark an operand with nt::with_union");
+        else if (target_mode_)
             message += "; a broadcast never removes axes. Fix: add the axis to the target";
         else if (options_.union_settable)
             message += "; a broadcast never adds axes to the host. Fix: set 'union' to add it as a new output axis";
@@ -210,8 +237,9 @@ private:
             message += "; a broadcast never adds axes to the host. Fix: give the host that axis (host." + insert +
                        " or align_to), or make it a new output axis with nt::with_union(operand) or "
                        "nt::broadcast_tensors(inputs, nt::match_options{.union_axes = true})";
-        if (!near.empty()) message += ", or rename the axis '" + std::string(s.name(a).str()) + "' to '" + near + "'";
-        else if (s.name(a)) message += ", or rename the matching axis of the host to '" + std::string(s.name(a).str()) + "'";
+        if (!near.empty()) {
+            if (target_mode_) message += ", or rename the axis '" + std::string(s.name(a).str()) + "' to '" + near + "'";
+        } else if (s.name(a)) message += ", or rename the matching axis of the host to '" + std::string(s.name(a).str()) + "'";
         else message += ", or name the axes (refine_names) so they pair by name";
         return fail(why_, errc::no_counterpart, message);
     }

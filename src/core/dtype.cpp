@@ -58,9 +58,9 @@ constexpr auto promotion = [] {
 
 }  // namespace
 
-std::string_view to_string(dtype d) noexcept {
+std::string to_string(dtype d) {
     const auto i = static_cast<std::size_t>(d);
-    return i < dtype_count ? spellings[i].tag : "unknown";
+    return std::string(i < dtype_count ? spellings[i].tag : "unknown");
 }
 
 std::string_view numpy_name(dtype d) noexcept {

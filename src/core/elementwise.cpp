@@ -181,7 +181,8 @@ void align_to_destination(std::string_view op_name, const spec& destination, con
 void throw_out_shape(std::string_view op_name, const spec& out, const spec& expected) {
     throw_error(errc::invalid_argument, std::string(op_name) + ": the out tensor " + to_string(out) +
                                             " does not have the result's shape " + to_string(expected) +
-                                            ". Fix: allocate out with that shape (nt::empty<T>(spec))");
+                                            ". Fix: allocate out with that shape (nt::empty<T>(nt::parse_spec(\"" +
+                                            to_string(expected) + "\")))");
 }
 
 std::string_view accepted_types(binary_op op) noexcept {

@@ -33,10 +33,10 @@ tensor_base binary_converting(binary_op op, std::string_view name, dtype compute
 }
 
 void binary_converting_into(binary_op op, std::string_view name, dtype compute, const tensor_base& a,
-                            const tensor_base& b, const tensor_base& out) {
+                            const tensor_base& b, const tensor_base& out, bool union_axes) {
     if (out.is_read_only()) throw_read_only(name, out.spec());
     const operand_view operands[2] = {view_of(a), view_of(b)};
-    const alignment& al = alignment_of(name, operands);
+    const alignment& al = alignment_of(name, operands, union_axes);
     if (!same_values(out.shape(), al.result.sizes())) throw_out_shape(name, out.spec(), al.output);
     // An input may be the output itself, element for element, if it is read without
     // conversion (`a += b` written as add(a, b, a)); any other overlap computes aside.
@@ -45,7 +45,7 @@ void binary_converting_into(binary_op op, std::string_view name, dtype compute, 
                (in.type() == compute && in.data() == out.data() && same_values(out.strides(), strides.span()));
     };
     if (!in_place_ok(a, al.strides[0]) || !in_place_ok(b, al.strides[1])) {
-        out.assign(binary_converting(op, name, compute, out.type(), a, b, false));
+        out.assign(binary_converting(op, name, compute, out.type(), a, b, union_axes));
         return;
     }
     run_converting(op, compute, out.shape(), out.data(), out.strides(), {a.data(), a.type(), al.strides[0].span()},

@@ -271,22 +271,33 @@ void labels_from_plan(const plan& p, const small_vector<std::int32_t, 8> (&kept)
 // ---------------------------------------------------------------------------------
 // einsum subscripts.
 
+/// One word of the subscripts: an axis name, "?" (one unnamed axis) or "..." (any
+/// number of unnamed axes).
+struct term {
+    enum class kind : std::uint8_t { named, one, rest };
+    kind what = kind::named;
+    name n{};
+};
+using term_list = small_vector<term, 8>;
+
 struct subscripts {
-    std::vector<name_list> inputs;
-    name_list output;
+    std::vector<term_list> inputs;
+    term_list output;
 };
 
 [[noreturn]] void syntax(std::string_view text, const std::string& what) {
     fail(errc::invalid_argument, "einsum",
          "subscripts \"" + std::string(text) + "\": " + what +
-             "; write one axis name per axis of each operand, operands separated by ',', then '->' and the "
-             "result's axes, e.g. \"N C H W, C K -> N K H W\"");
+             "; write one axis name per axis of each operand ('?' for one unnamed axis, '...' for the unnamed axes "
+             "NumPy's ellipsis covers), operands separated by ',', then '->' and the result's axes, e.g. \"N C H W, "
+             "C K -> N K H W\" or \"... C, C K -> ... K\"");
 }
 
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-name_list parse_names(std::string_view part, std::string_view text) {
-    name_list out;
+term_list parse_terms(std::string_view part, std::string_view text) {
+    term_list out;
+    bool rest = false;
     std::size_t i = 0;
     while (i < part.size()) {
         const char c = part[i];
@@ -294,8 +305,18 @@ name_list parse_names(std::string_view part, std::string_view text) {
             ++i;
             continue;
         }
-        if (part.substr(i, 3) == "...")
-            syntax(text, "\"...\" is not supported; name every axis (unnamed operands take any identifiers)");
+        if (part.substr(i, 3) == "...") {
+            if (rest) syntax(text, "'...' appears twice in one part; it stands for all the unnamed axes it covers");
+            rest = true;
+            out.push_back({term::kind::rest, {}});
+            i += 3;
+            continue;
+        }
+        if (c == '?') {
+            out.push_back({term::kind::one, {}});
+            ++i;
+            continue;
+        }
         if (!ident_char(c)) syntax(text, std::string("unexpected character '") + c + "'");
         std::size_t j = i;
         while (j < part.size() && ident_char(part[j])) ++j;
@@ -304,7 +325,7 @@ name_list parse_names(std::string_view part, std::string_view text) {
         if (!name::is_valid(word))
             syntax(text, "'" + std::string(word) + "' is not an axis name (1 to 64 letters, digits or '_', not "
                                                    "starting with a digit)");
-        out.push_back(name(word));
+        out.push_back({term::kind::named, name(word)});
         i = j;
     }
     return out;
@@ -320,12 +341,12 @@ subscripts parse_subscripts(std::string_view text) {
     std::size_t start = 0;
     for (;;) {
         const auto comma = left.find(',', start);
-        s.inputs.push_back(parse_names(left.substr(start, comma == std::string_view::npos ? left.npos : comma - start), text));
+        s.inputs.push_back(parse_terms(left.substr(start, comma == std::string_view::npos ? left.npos : comma - start), text));
         if (comma == std::string_view::npos) break;
         start = comma + 1;
     }
     if (right.find(',') != std::string_view::npos) syntax(text, "the right side has a ','; the result is one tensor");
-    s.output = parse_names(right, text);
+    s.output = parse_terms(right, text);
     return s;
 }
 
@@ -354,28 +375,86 @@ const subscripts& cached_subscripts(std::string_view text) {
     return slot.parsed;
 }
 
-std::string names_joined(const name_list& names) {
+/// The identity of one axis of an einsum once the subscripts meet the operands: a
+/// name, the k-th '?' (k counted from the left in each part) or the k-th axis that
+/// '...' covers (counted over the widest ellipsis, right-aligned as NumPy does).
+struct ident {
+    term::kind what = term::kind::named;
+    name n{};
+    std::size_t k = 0;
+    friend bool operator==(const ident&, const ident&) = default;
+    /// The result's name for this axis: the unnamed axes stay unnamed.
+    [[nodiscard]] name result_name() const { return what == term::kind::named ? n : name{}; }
+};
+using ident_list = small_vector<ident, 8>;
+
+std::int64_t find_ident(const ident_list& l, const ident& x) {
+    for (std::size_t i = 0; i < l.size(); ++i)
+        if (l[i] == x) return static_cast<std::int64_t>(i);
+    return -1;
+}
+
+/// "'N'", "the 2nd '?'" or "the axis 1 of '...'", for messages.
+std::string ident_text(const ident& x) {
+    switch (x.what) {
+        case term::kind::named: return "'" + std::string(x.n.str()) + "'";
+        case term::kind::one: return "'?' number " + std::to_string(x.k + 1) + " (counted from the left)";
+        case term::kind::rest: break;
+    }
+    return "axis " + std::to_string(x.k) + " of '...'";
+}
+
+std::string terms_joined(const term_list& terms) {
     std::string out;
-    for (name n : names) out += (out.empty() ? "" : " ") + std::string(n.str());
+    for (const term& t : terms)
+        out += (out.empty() ? "" : " ") +
+               std::string(t.what == term::kind::rest ? "..." : t.what == term::kind::one ? "?" : t.n.str());
+    return out;
+}
+
+/// The explicit terms of a part (all but "...") and whether it has "...".
+std::size_t explicit_terms(const term_list& terms) {
+    return static_cast<std::size_t>(
+        std::count_if(terms.begin(), terms.end(), [](const term& t) { return t.what != term::kind::rest; }));
+}
+
+/// `terms` expanded over `rank` axes, "..." covering rank - explicit ones, whose
+/// last lines up with the last of the widest ellipsis (`widest` axes).
+ident_list expand(const term_list& terms, std::size_t rank, std::size_t widest) {
+    ident_list out;
+    const std::size_t covered = rank - explicit_terms(terms);
+    std::size_t ones = 0;
+    for (const term& t : terms) {
+        if (t.what == term::kind::named) out.push_back({t.what, t.n, 0});
+        else if (t.what == term::kind::one) out.push_back({t.what, {}, ones++});
+        else
+            for (std::size_t j = 0; j < covered; ++j) out.push_back({t.what, {}, widest - covered + j});
+    }
+    return out;
+}
+
+name_list result_names(const ident_list& ids) {
+    name_list out;
+    for (const ident& x : ids) out.push_back(x.result_name());
     return out;
 }
 
 /// One step of an einsum: a (axes labelled la) with b (lb) into the labels `lout`.
-tensor_base einsum_step(const tensor_base& a, const name_list& la, const tensor_base& b, const name_list& lb,
-                        const name_list& lout) {
+tensor_base einsum_step(const tensor_base& a, const ident_list& la, const tensor_base& b, const ident_list& lb,
+                        const ident_list& lout) {
     label_list labels;
-    small_vector<name, 16> ids;
-    auto label_of = [&](name n) -> label& {
-        for (std::size_t i = 0; i < ids.size(); ++i)
-            if (ids[i] == n) return labels[i];
+    ident_list ids;
+    auto label_of = [&](const ident& n) -> label& {
+        const std::int64_t at = find_ident(ids, n);
+        if (at >= 0) return labels[static_cast<std::size_t>(at)];
         ids.push_back(n);
         labels.push_back({});
         labels.back().size = -1;
-        labels.back().out = find_name(lout.span(), n);
+        labels.back().out = find_ident(lout, n);
         return labels.back();
     };
     const tensor_base* ts[2] = {&a, &b};
-    const name_list* ls[2] = {&la, &lb};
+    const ident_list* ls[2] = {&la, &lb};
     for (int o = 0; o < 2; ++o)
         for (std::size_t d = 0; d < ls[o]->size(); ++d) {
             label& l = label_of((*ls[o])[d]);
@@ -383,7 +462,8 @@ tensor_base einsum_step(const tensor_base& a, const name_list& la, const tensor_
             const std::int64_t n = ts[o]->shape()[d];
             if (l.size < 0 || l.size == 1) l.size = n;  // sizes were checked by einsum()
         }
-    return contract("einsum", a, b, labels, lout.span());
+    const name_list names = result_names(lout);
+    return contract("einsum", a, b, labels, names.span());
 }
 
 /// A rank-0 tensor of `d` holding 1: the second operand of a one-operand einsum.
@@ -471,28 +551,58 @@ tensor_base einsum(std::string_view text, std::span<const tensor_base* const> op
     if (s.inputs.size() != operands.size())
         syntax(text, "it has " + std::to_string(s.inputs.size()) + " operand part(s) but " +
                          std::to_string(operands.size()) + " operand(s) were given");
+    auto has_rest = [](const term_list& terms) {
+        return std::any_of(terms.begin(), terms.end(), [](const term& t) { return t.what == term::kind::rest; });
+    };
+    // The ranks decide how many axes each "..." covers; the widest sets the result's.
+    std::size_t widest = 0;
+    for (std::size_t i = 0; i < operands.size(); ++i) {
+        const tensor_base& t = *operands[i];
+        const term_list& terms = s.inputs[i];
+        const std::size_t named = explicit_terms(terms);
+        const bool rest = has_rest(terms);
+        if (rest ? named > t.rank() : named != t.rank())
+            fail(errc::invalid_argument, op,
+                 "operand " + std::to_string(i) + " " + t.describe() + " has rank " + std::to_string(t.rank()) +
+                     " but its subscripts \"" + terms_joined(terms) + "\" name " + std::to_string(named) +
+                     " axes" + (rest ? std::string(" besides '...'") : std::string()) +
+                     "; write one name per axis, or '...' for the unnamed axes you do not name");
+        if (rest) widest = std::max(widest, t.rank() - named);
+    }
+    if (widest > 0 && !has_rest(s.output))
+        syntax(text, "'...' covers " + std::to_string(widest) +
+                         " axes but the right side has no '...' (NumPy refuses this too); write '...' on the right "
+                         "to keep those axes (unnamed), or give them identifiers in place of '...' and leave those "
+                         "off the right side to sum over them");
+    std::vector<ident_list> inputs(operands.size());
+    for (std::size_t i = 0; i < operands.size(); ++i) inputs[i] = expand(s.inputs[i], operands[i]->rank(), widest);
+    const ident_list output = expand(s.output, explicit_terms(s.output) + (has_rest(s.output) ? widest : 0), widest);
+
     // Checks over all operands first, so that messages name the caller's operands.
     struct seen {
-        name id;
+        ident id;
         std::int64_t size;
         std::size_t operand, axis;
     };
     small_vector<seen, 16> sizes;
     for (std::size_t i = 0; i < operands.size(); ++i) {
         const tensor_base& t = *operands[i];
-        const name_list& ids = s.inputs[i];
+        const ident_list& ids = inputs[i];
         const std::string what = "operand " + std::to_string(i) + " " + t.describe();
-        if (ids.size() != t.rank())
-            fail(errc::invalid_argument, op,
-                 what + " has rank " + std::to_string(t.rank()) + " but its subscripts \"" + names_joined(ids) +
-                     "\" name " + std::to_string(ids.size()) + " axes; write one name per axis");
         for (std::size_t d = 0; d < ids.size(); ++d) {
             const name n = t.names()[d];
-            if (n && n != ids[d])
+            if (n && ids[d].what != term::kind::named)
                 fail(errc::name_mismatch, op,
                      "axis " + std::to_string(d) + " of " + what + " is named '" + std::string(n.str()) +
-                         "' but the subscripts \"" + std::string(text) + "\" call it '" + std::string(ids[d].str()) +
-                         "'. Fix: use the operand's names in the subscripts (names " + names_text(t.names()) +
+                         "' but the subscripts \"" + std::string(text) + "\" cover it with '" +
+                         (ids[d].what == term::kind::one ? "?" : "...") +
+                         "', which stands for unnamed axes. Fix: write '" + std::string(n.str()) +
+                         "' for that axis in the subscripts, or drop the name first (rename)");
+            if (n && n != ids[d].n)
+                fail(errc::name_mismatch, op,
+                     "axis " + std::to_string(d) + " of " + what + " is named '" + std::string(n.str()) +
+                         "' but the subscripts \"" + std::string(text) + "\" call it " + ident_text(ids[d]) +
+                         ". Fix: use the operand's names in the subscripts (names " + names_text(t.names()) +
                          "), or rename the operand");
             const std::int64_t size = t.shape()[d];
             for (const seen& x : sizes) {
@@ -501,7 +611,7 @@ tensor_base einsum(std::string_view text, std::span<const tensor_base* const> op
                 // A diagonal needs equal sizes; across operands 1 broadcasts.
                 if (x.size == size || (!same_operand && (x.size == 1 || size == 1))) continue;
                 fail(errc::incompatible_sizes, op,
-                     "'" + std::string(ids[d].str()) + "' has size " + std::to_string(x.size) + " at axis " +
+                     ident_text(ids[d]) + " has size " + std::to_string(x.size) + " at axis " +
                          std::to_string(x.axis) + " of operand " + std::to_string(x.operand) + " " +
                          operands[x.operand]->describe() + " but size " + std::to_string(size) + " at axis " +
                          std::to_string(d) + " of " + what +
@@ -513,33 +623,35 @@ tensor_base einsum(std::string_view text, std::span<const tensor_base* const> op
             sizes.push_back({ids[d], size, i, d});
         }
     }
-    for (std::size_t q = 0; q < s.output.size(); ++q) {
-        const name n = s.output[q];
-        if (find_name(std::span<const name>(s.output.data(), q), n) >= 0)
-            syntax(text, "'" + std::string(n.str()) + "' appears twice on the right side; each result axis once");
+    for (std::size_t q = 0; q < output.size(); ++q) {
+        const ident& n = output[q];
+        if (n.what == term::kind::rest) continue;  // "..." on the right keeps what the left covers, even nothing
+        if (n.what == term::kind::named && std::find(output.begin(), output.begin() + q, n) != output.begin() + q)
+            syntax(text, ident_text(n) + " appears twice on the right side; each result axis once");
         if (std::none_of(sizes.begin(), sizes.end(), [&](const seen& x) { return x.id == n; }))
-            syntax(text, "'" + std::string(n.str()) + "' on the right side is not on the left side");
+            syntax(text, ident_text(n) + " on the right side is not on the left side" +
+                             (n.what == term::kind::one ? std::string(" (no operand has that many '?')") : ""));
     }
-    if (operands.size() == 1) return einsum_step(*operands[0], s.inputs[0], one_of(operands[0]->type()), {}, s.output);
+    if (operands.size() == 1) return einsum_step(*operands[0], inputs[0], one_of(operands[0]->type()), {}, output);
 
     // Left to right: each step keeps the labels the result or a later operand needs.
     tensor_base acc = *operands[0];
-    name_list acc_ids = s.inputs[0];
+    ident_list acc_ids = inputs[0];
     for (std::size_t i = 1; i < operands.size(); ++i) {
-        const name_list& ids = s.inputs[i];
-        name_list keep;
+        const ident_list& ids = inputs[i];
+        ident_list keep;
         if (i + 1 == operands.size()) {
-            keep = s.output;
+            keep = output;
         } else {
-            auto needed = [&](name n) {
-                if (find_name(s.output.span(), n) >= 0) return true;
+            auto needed = [&](const ident& n) {
+                if (find_ident(output, n) >= 0) return true;
                 for (std::size_t j = i + 1; j < operands.size(); ++j)
-                    if (find_name(s.inputs[j].span(), n) >= 0) return true;
+                    if (find_ident(inputs[j], n) >= 0) return true;
                 return false;
             };
-            for (const name_list* l : std::initializer_list<const name_list*>{&acc_ids, &ids})
-                for (name n : *l)
-                    if (needed(n) && find_name(keep.span(), n) < 0) keep.push_back(n);
+            for (const ident_list* l : std::initializer_list<const ident_list*>{&acc_ids, &ids})
+                for (const ident& n : *l)
+                    if (needed(n) && find_ident(keep, n) < 0) keep.push_back(n);
         }
         acc = einsum_step(acc, acc_ids, *operands[i], ids, keep);
         acc_ids = keep;
@@ -575,8 +687,9 @@ tensor_base matmul(const tensor_base& a, const tensor_base& b) {
              "the contracted axes are named differently: '" + std::string(na.str()) + "' (last axis of operand a " +
                  a.describe() + ") and '" + std::string(nb.str()) + "' (" +
                  (rb == 1 ? std::string("only") : std::string("second-to-last")) + " axis of operand b " +
-                 b.describe() + "). Fix: rename one of them, or contract by name with nt::dot(a, b, {\"" +
-                 std::string(na.str()) + "\"}) after renaming");
+                 b.describe() + "). Fix: rename one of them (b.rename(" + std::to_string(bk) + ", \"" +
+                 std::string(na.str()) + "\")), or contract by name with nt::dot(a, b.rename(" + std::to_string(bk) +
+                 ", \"" + std::string(na.str()) + "\"), {\"" + std::string(na.str()) + "\"})");
     // Batch axes: every axis before the matrix ones, matched as element-wise operands.
     const std::uint64_t a_matrix = ra >= 2 ? bit(ra - 1) | bit(ra - 2) : bit(0);
     const std::uint64_t b_matrix = rb >= 2 ? bit(rb - 1) | bit(rb - 2) : bit(0);

@@ -9,6 +9,7 @@
 // error; its sizes are then published to the atomics.
 #include "nt/pipeline_config.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -32,6 +33,61 @@ struct string_hash {
 };
 
 std::string single_quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+std::string double_quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
+
+bool has_name(std::span<const nt::name> names, nt::name n) { return std::find(names.begin(), names.end(), n) != names.end(); }
+
+/// The call that gives a tensor (`names`, `shape`) the config's names `expected`
+/// (sizes `sizes`, -1 where not known yet; equal ranks). When its named axes are the
+/// config's in another order, renaming them in place would pair the wrong sizes:
+/// align_to, with "..." for the config's axes the tensor does not name, if one
+/// "..." can stand for them all. The sizes decide when the names are only wrong.
+std::string naming_fix(std::span<const nt::name> names, std::span<const std::int64_t> shape,
+                       std::span<const nt::name> expected, std::span<const std::int64_t> sizes, std::string_view key) {
+    const std::string rename = "t.rename(cfg.spec(" + double_quoted(key) + "))";
+    for (nt::name n : names)
+        if (n && !has_name(expected, n)) return rename;
+    std::vector<std::string> args;
+    small_vector<std::size_t, 8> order;  // the tensor's axes in align_to's order
+    bool rest = false;
+    for (nt::name n : expected) {
+        if (n && has_name(names, n)) {
+            args.push_back(double_quoted(n.str()));
+            order.push_back(static_cast<std::size_t>(std::find(names.begin(), names.end(), n) - names.begin()));
+        } else if (args.empty() || args.back() != "\"...\"") {
+            if (rest) return rename;
+            rest = true;
+            args.emplace_back("\"...\"");
+            order.push_back(names.size());  // "...": filled below
+        }
+    }
+    small_vector<std::size_t, 8> perm;
+    for (std::size_t k : order) {
+        if (k < names.size()) {
+            perm.push_back(k);
+            continue;
+        }
+        for (std::size_t m = 0; m < names.size(); ++m)
+            if (std::find(order.begin(), order.end(), m) == order.end()) perm.push_back(m);
+    }
+    auto fits = [&](auto axis_at) {
+        for (std::size_t a = 0; a < expected.size(); ++a) {
+            const std::size_t k = axis_at(a);
+            if ((names[k] && names[k] != expected[a]) || (sizes[a] >= 0 && shape[k] != sizes[a])) return false;
+        }
+        return true;
+    };
+    const bool aligned_fits = fits([&](std::size_t a) { return perm[a]; });
+    const bool in_place_sizes_fit = [&] {
+        for (std::size_t a = 0; a < expected.size(); ++a)
+            if (sizes[a] >= 0 && shape[a] != sizes[a]) return false;
+        return true;
+    }();
+    if (!aligned_fits && in_place_sizes_fit) return rename;
+    std::string call = "t.align_to(";
+    for (std::size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
+    return call + ")";
+}
 
 }  // namespace
 
@@ -62,6 +118,15 @@ struct pipeline_config::state {
     std::unordered_map<std::string, std::size_t, string_hash, std::equal_to<>> index;
     std::unique_ptr<std::atomic<std::int64_t>[]> sizes;  // per symbol; -1 unbound
     mutable std::mutex lock;
+
+    /// The size axis `a` of `e` must have, or -1 while it is not known yet.
+    [[nodiscard]] std::int64_t expected_size(const entry& e, std::size_t a) const {
+        const entry::axis_check& c = e.axes[a];
+        if (c.how == entry::axis_check::kind::symbol)
+            return sizes[static_cast<std::size_t>(c.value)].load(std::memory_order_acquire);
+        if (c.how == entry::axis_check::kind::computed) return c.cached.load(std::memory_order_acquire);
+        return c.value;
+    }
 
     void build() {
         for (std::size_t s = 0; s < p.steps().size(); ++s) (void)p.plan_step(s);
@@ -188,15 +253,7 @@ void pipeline_config::check_entry(const entry& e, std::span<const std::int64_t> 
     const state& st = *s_;
     // The common case: every size known and equal, in a few integer compares.
     bool fast = e.rank_known && shape.size() == e.rank;
-    for (std::size_t a = 0; fast && a < e.rank; ++a) {
-        const entry::axis_check& c = e.axes[a];
-        std::int64_t expected = c.value;
-        if (c.how == entry::axis_check::kind::symbol)
-            expected = st.sizes[static_cast<std::size_t>(c.value)].load(std::memory_order_acquire);
-        else if (c.how == entry::axis_check::kind::computed)
-            expected = c.cached.load(std::memory_order_acquire);
-        fast = expected == shape[a];
-    }
+    for (std::size_t a = 0; fast && a < e.rank; ++a) fast = st.expected_size(e, a) == shape[a];
     if (fast && !names.empty())
         for (std::size_t a = 0; fast && a < e.rank; ++a)
             fast = !names[a] || names[a] == (e.names.empty() ? unnamed : e.names[a]);
@@ -218,13 +275,20 @@ void pipeline_config::check_slow(const entry& e, std::span<const std::int64_t> s
     if (!names.empty())
         for (std::size_t a = 0; a < e.rank; ++a) {
             const nt::name expected = e.names.empty() ? unnamed : e.names[a];
-            if (names[a] && names[a] != expected)
+            if (names[a] && names[a] != expected) {
+                const small_vector<nt::name, 8> config_names =
+                    e.names.empty() ? small_vector<nt::name, 8>(e.rank, unnamed) : e.names;
+                dims sizes(e.rank, -1);
+                for (std::size_t k = 0; k < e.rank; ++k) sizes[k] = st.expected_size(e, k);
+                const std::string fix = naming_fix(names, shape, config_names.span(), sizes.span(), t.key);
                 throw_error(errc::name_mismatch,
                             what + ": axis " + std::to_string(a) + " is named '" + std::string(names[a].str()) +
                                 "', the config names it " +
                                 (expected ? "'" + std::string(expected.str()) + "'" : std::string("? (unnamed)")) +
-                                ". Fix: rename the tensor to the config's names (t.rename(cfg.spec(" +
-                                single_quoted(t.key) + ")))");
+                                (fix.starts_with("t.align_to")
+                                     ? ". Fix: put the axes in the config's order (" + fix + ")"
+                                     : ". Fix: rename the tensor to the config's names (" + fix + ")"));
+            }
         }
 
     const std::lock_guard<std::mutex> guard(st.lock);
@@ -271,11 +335,11 @@ void pipeline_config::check_slow(const entry& e, std::span<const std::int64_t> s
             e.axes[a].cached.store(shape[a], std::memory_order_release);
 }
 
-pipeline_config load_config(const std::string& path) {
+pipeline_config load_config(const std::string& path, const std::string& base_folder) {
     // A folder, a FIFO or a device is refused by name here, before any parsing.
     const std::string text = detail::read_small_file(path, "load_config: '" + path + "'", std::uint64_t{1} << 30,
                                                      "a config");
-    pipeline p = parse_pipeline(text, std::filesystem::path(path).parent_path().string());
+    pipeline p = parse_pipeline(text, base_folder.empty() ? std::filesystem::path(path).parent_path().string() : base_folder);
     p.read_files();
     return pipeline_config(std::move(p));
 }

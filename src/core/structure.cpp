@@ -219,19 +219,18 @@ tensor_base pad(const tensor_base& t, std::span<const pad_width> widths, pad_mod
             fail(errc::invalid_argument, "pad",
                  axis_text(t, a) + " of tensor " + t.describe() + " is empty, so " + mode_text(mode) +
                      " padding has nothing to copy; use pad_mode::constant");
-        if (mode == pad_mode::reflect && widest > n - 1 && !(n == 1 && widest == 0))
-            fail(errc::invalid_argument, "pad",
-                 "reflect padding of " + std::to_string(widest) + " on " + axis_text(t, a) + " (size " +
-                     std::to_string(n) + ") of tensor " + t.describe() + " is wider than the axis allows (at most " +
-                     std::to_string(std::max<std::int64_t>(n - 1, 0)) +
-                     "); use pad_mode::symmetric or wrap, or a smaller width");
         before[a] = w.widths.before;
         after[a] = w.widths.after;
     }
     dims shape(t.shape());
     for (std::size_t a = 0; a < r; ++a)
-        if (__builtin_add_overflow(shape[a], before[a] + after[a], &shape[a]))
-            fail(errc::invalid_argument, "pad", "the padded shape would overflow 64-bit sizes");
+        if (__builtin_add_overflow(shape[a], before[a], &shape[a]) ||
+            __builtin_add_overflow(shape[a], after[a], &shape[a]))
+            fail(errc::invalid_argument, "pad",
+                 axis_text(t, a) + " of tensor " + t.describe() + " has size " + std::to_string(t.shape()[a]) +
+                     "; with the widths {" + std::to_string(before[a]) + ", " + std::to_string(after[a]) +
+                     "} it would exceed 2^63 - 1 elements. Fix: check the widths (each is the number of elements "
+                     "added on that side)");
     tensor_base out = fresh_like(t, shape.span(), t.names(), "pad");
     nt::layout interior = out.layout();
     for (std::size_t a = 0; a < r; ++a) interior = interior.sliced(a, before[a], t.shape()[a], 1);
@@ -259,7 +258,9 @@ tensor_base pad(const tensor_base& t, std::span<const pad_width> widths, pad_mod
         };
         const std::int64_t total = before[a] + n + after[a];
         std::int64_t left = before[a], right = after[a];
-        if (mode == pad_mode::edge) {
+        // NumPy reflects a one-element axis onto itself: its edge, repeated (the
+        // iterations below would make no progress there).
+        if (mode == pad_mode::edge || (mode == pad_mode::reflect && n == 1)) {
             // The edge slab, repeated: a stride-0 source.
             auto repeat_slab = [&](std::int64_t dst0, std::int64_t len, std::int64_t src) {
                 if (len == 0) return;

@@ -75,6 +75,9 @@ TEST_CASE("pipeline_config: every error of a check, with its message", "[core][p
         CHECK_FALSE(cfg.size("N").has_value());
         CHECK_THAT(error_message(errc::invalid_argument, [&] { (void)cfg.spec("image"); }),
                    Catch::Contains("axis 0 has size N, and N is not bound yet"));
+        // The fix it suggests: check 'image' first.
+        cfg.check("image", nt::zeros<std::uint8_t>({2, 3, 20, 26}));
+        cfg.check("tiles", tiles);
     }
     SECTION("a conflicting binding names both tensors, both axes, the symbol and both sizes") {
         cfg.check("image", nt::zeros<std::uint8_t>({2, 3, 20, 26}));
@@ -106,6 +109,7 @@ TEST_CASE("pipeline_config: every error of a check, with its message", "[core][p
         CHECK(error_message(errc::type_mismatch, [&] { cfg.check("image", nt::zeros<float>({2, 3, 20, 26})); }) ==
               "pipeline check of 'image' (2,3,20,26): the tensor holds f32, but the config says u8. Fix: convert it "
               "(astype), or change \"dtype\" in the config");
+        cfg.check("image", nt::zeros<float>({2, 3, 20, 26}).astype<std::uint8_t>());  // the fix it suggests
         CHECK_THAT(error_message(errc::incompatible_sizes, [&] { cfg.check("labels", nt::zeros<std::int32_t>({2, 20})); }),
                    Catch::Contains("the tensor has 2 axes, the config gives 3"));
         CHECK_THAT(error_message(errc::name_mismatch,
@@ -195,6 +199,19 @@ TEST_CASE("pipeline_config: configs backed by .npy files", "[core][pipeline][num
               "'image' (image.npy); one symbol has one size. Fix: make the sizes agree, or use two symbols if these are "
               "different dimensions");
     }
+    SECTION("a config kept apart from its files: load_config's base folder") {
+        const std::string apart = std::string(NT_TEST_DATA_DIR) + "/pipeline_apart";
+        std::filesystem::create_directories(apart);
+        const std::string path = apart + "/apart.json";
+        std::ofstream(path) << tensors_start + R"(
+            "image": {"npy": "image.npy", "shape": ["N", 3, "H", "W"], "names": "? C H W"},
+            "labels": {"npy": "labels.npy", "names": "? H W"})" + steps;
+        CHECK_THAT(error_message(errc::io_error, [&] { (void)nt::load_config(path); }),
+                   Catch::Contains("image.npy"));  // relative to the config's folder by default
+        const nt::pipeline_config cfg = nt::load_config(path, files_dir);
+        CHECK(cfg.size("N") == 2);
+        CHECK(cfg.size("W") == 26);
+    }
     SECTION("a missing file") {
         const std::string message = load_error(errc::io_error, "missing.json", tensors_start + R"(
             "image": {"npy": "image.npy"}, "labels": {"npy": "no_such_labels.npy"})" + steps);
@@ -220,4 +237,42 @@ TEST_CASE("pipeline_config: configs backed by .npy files", "[core][pipeline][num
                    Catch::StartsWith("load_config: '") && Catch::Contains("no_such_config.json': cannot open") &&
                        Catch::Contains("No such file"));
     }
+}
+
+TEST_CASE("pipeline_config: the fix a name_mismatch suggests works on the tensor", "[core][pipeline][errors]") {
+    const nt::pipeline_config cfg = nt::load_config(example);
+    cfg.check("image", nt::zeros<std::uint8_t>({2, 3, 20, 26}));  // binds N, H, W
+
+    // The config's names in another order: renaming in place would pair the wrong
+    // sizes (the suggestion used to be t.rename(cfg.spec(...)), which then failed).
+    const auto onehot = nt::zeros<float>({2, 20, 26, 3}, {"?", "H", "W", "CLASS"});
+    const std::string m = error_message(errc::name_mismatch, [&] { cfg.check("onehot", onehot); });
+    CHECK_THAT(m, Catch::Contains("Fix: put the axes in the config's order (t.align_to(\"...\", \"CLASS\", \"H\", \"W\"))"));
+    cfg.check("onehot", onehot.align_to("...", "CLASS", "H", "W"));
+
+    // Names that are only wrong (the sizes sit where the config wants them): rename.
+    const auto labels = nt::zeros<std::int32_t>({2, 20, 26}, {"?", "W", "H"});
+    const std::string r = error_message(errc::name_mismatch, [&] { cfg.check("labels", labels); });
+    CHECK_THAT(r, Catch::Contains("Fix: rename the tensor to the config's names (t.rename(cfg.spec(\"labels\")))"));
+    cfg.check("labels", labels.rename(cfg.spec("labels")));
+    const auto other = nt::zeros<std::int32_t>({2, 20, 26}, {"?", "Y", "X"});
+    CHECK_THAT(error_message(errc::name_mismatch, [&] { cfg.check("labels", other); }),
+               Catch::Contains("t.rename(cfg.spec(\"labels\"))"));
+    cfg.check("labels", other.rename(cfg.spec("labels")));
+}
+
+TEST_CASE("pipeline_config: a step pairing a typo with a name is told the name, and the fixed config plans",
+          "[core][pipeline][errors]") {
+    // Regression: `? Z H W` with `? D H W` was told to set union.
+    const std::string config = R"({"tensors": {"vol": {"shape": ["N", 3, 4, 5], "names": "? D H W"},
+                                               "seg": {"shape": ["N", 3, 4, 5], "names": "? Z H W"}},
+                                   "steps": [{"name": "s", "broadcast": ["vol", "seg"], "as": "s"}]})";
+    const std::string m = load_error(errc::no_counterpart, "typo_step.json", config);
+    CHECK_THAT(m, Catch::Contains("(did you mean 'D'?)") &&
+                      Catch::Contains("Fix: rename the axis 'Z' to 'D', or set 'union' if it is a new axis"));
+    std::string fixed = config;
+    fixed.replace(fixed.find("? Z H W"), 7, "? D H W");
+    const nt::pipeline_config cfg = load_text("typo_step_fixed.json", fixed);
+    cfg.check("vol", nt::zeros<float>({2, 3, 4, 5}));
+    CHECK(cfg.spec("s") == nt::parse_spec("(2,3,4,5 | ?,D,H,W)"));
 }

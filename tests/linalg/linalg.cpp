@@ -127,6 +127,29 @@ TEST_CASE("einsum names the result by its right side and accepts any axis order"
     CHECK(nt::einsum("N C H W, C K -> N K H W", x, k).to_vector() == y.to_vector());
 }
 
+TEST_CASE("einsum leaves '...' and '?' axes unnamed, so the result pairs by names next", "[linalg]") {
+    // Regression: with every axis named in the subscripts, a batch axis came back
+    // named N, and the next operation with the (?,H,W) labels failed with no_counterpart.
+    const auto x = nt::ones<float>({2, 3, 4, 5}, {"?", "C", "H", "W"});
+    const auto w = nt::ones<float>({3, 6}, {"C", "K"});
+    const auto lbl = nt::ones<float>({2, 4, 5}, {"?", "H", "W"});
+    const auto y = nt::einsum("? C H W, C K -> ? K H W", x, w);
+    CHECK(y.spec() == nt::spec({2, 6, 4, 5}, {"?", "K", "H", "W"}));
+    CHECK((y * lbl).spec() == y.spec());
+    const auto y2 = nt::einsum("... C H W, C K -> ... K H W", x, w);
+    CHECK(y2.spec() == y.spec());
+    CHECK(y2.to_vector() == y.to_vector());
+    // The k-th '?' of each part is one axis; '...' broadcasts right-aligned, as NumPy.
+    const auto a = nt::arange<double>(2 * 3).reshape({2, 3});
+    const auto b = nt::arange<double>(3 * 4).reshape({3, 4});
+    CHECK(nt::einsum("? ?, ? ? -> ? ?", a, nt::ones<double>({2, 3})).to_vector() == a.to_vector());
+    CHECK(nt::einsum("? j, j k -> ? k", a, b).to_vector() == nt::matmul(a, b).to_vector());
+    const auto batched = nt::einsum("... i j, j k -> ... i k", nt::ones<double>({5, 2, 3}), b);
+    CHECK(batched.spec() == nt::parse_spec("(5,2,4 | ?,i,k)"));
+    CHECK(nt::einsum("i ..., i ... -> i ...", nt::ones<double>({3, 1, 4}), nt::ones<double>({3, 2, 1})).spec() ==
+          nt::parse_spec("(3,2,4 | i,?,?)"));
+}
+
 TEST_CASE("matmul follows NumPy's rules and carries names", "[linalg]") {
     const auto a = nt::arange<float>(5 * 2 * 3).reshape({5, 2, 3});
     const auto b = nt::arange<float>(3 * 4).reshape({3, 4});
@@ -253,7 +276,27 @@ TEST_CASE("contraction errors name the operands, axes and a fix", "[linalg]") {
     CHECK(mentions(e, {"'C'", "size 3", "size 4", "operand 0", "operand 1"}));
     e = error_of([&] { (void)nt::einsum("N 1C -> N", x); });
     CHECK(e.code() == nt::errc::invalid_argument);
-    e = error_of([&] { (void)nt::einsum("N ... -> N", x); });
+    // '...' and '?' stand for unnamed axes: a named one under them is refused, and the
+    // fix the message gives (write its name) works.
+    e = error_of([&] { (void)nt::einsum("N ... -> N ...", x); });
+    CHECK(e.code() == nt::errc::name_mismatch);
+    CHECK(mentions(e, {"axis 1", "'C'", "'...'", "unnamed", "write 'C'"}));
+    CHECK(nt::einsum("N C -> N C", x).spec() == x.spec());
+    e = error_of([&] { (void)nt::einsum("? C -> C", x); });
+    CHECK(e.code() == nt::errc::name_mismatch);
+    CHECK(mentions(e, {"axis 0", "'N'", "'?'", "write 'N'"}));
+    e = error_of([&] { (void)nt::einsum("... -> ", nt::ones<float>({2, 3})); });
+    CHECK(e.code() == nt::errc::invalid_argument);
+    CHECK(mentions(e, {"'...' covers 2 axes", "right side has no '...'"}));
+    CHECK(nt::einsum("... -> ...", nt::ones<float>({2, 3})).rank() == 2);   // the first fix
+    CHECK(nt::einsum("i j -> ", nt::ones<float>({2, 3})).at() == 6.0f);   // the second
+    e = error_of([&] { (void)nt::einsum("..., ... -> ...", nt::ones<float>({2, 3}), nt::ones<float>({4, 3})); });
+    CHECK(e.code() == nt::errc::incompatible_sizes);
+    CHECK(mentions(e, {"axis 0 of '...'", "size 2", "size 4"}));
+    e = error_of([&] { (void)nt::einsum("? ? -> ? ? ?", nt::ones<float>({2, 3})); });
+    CHECK(e.code() == nt::errc::invalid_argument);
+    CHECK(mentions(e, {"'?' number 3", "no operand has that many '?'"}));
+    e = error_of([&] { (void)nt::einsum("... ... -> ...", nt::ones<float>({2, 3})); });
     CHECK(e.code() == nt::errc::invalid_argument);
 
     // matmul: inner sizes, rank 0, differently named contracted axes, batches.
@@ -266,7 +309,10 @@ TEST_CASE("contraction errors name the operands, axes and a fix", "[linalg]") {
     CHECK(e.code() == nt::errc::invalid_argument);
     e = error_of([&] { (void)nt::matmul(x, u); });
     CHECK(e.code() == nt::errc::name_mismatch);
-    CHECK(mentions(e, {"'C'", "'D'", "Fix"}));
+    CHECK(mentions(e, {"'C'", "'D'", "Fix", "b.rename(0, \"C\")", "nt::dot(a, b.rename(0, \"C\"), {\"C\"})"}));
+    // Both fixes it suggests, run.
+    CHECK(nt::matmul(x, u.rename(0, "C")).rank() == 2);
+    CHECK(nt::dot(x, u.rename(0, "C"), {"C"}).to_vector() == nt::matmul(x, u.rename(0, "C")).to_vector());
     e = error_of([&] { (void)nt::matmul(nt::ones<float>({2, 2, 3}), nt::ones<float>({3, 3, 4})); });
     CHECK(e.code() == nt::errc::incompatible_sizes);
     CHECK(mentions(e, {"matmul"}));

@@ -23,7 +23,8 @@ for integers and bool): a multiple of the type's epsilon times the largest sum o
 
 Operations:
     einsum : <subscripts...>          np.einsum over the canonical operands; named
-                                      operands come permuted, their subscripts too
+                                      operands come permuted, their subscripts too;
+                                      or with '...' and '?' for unnamed axes
     dot <k> <names...>                np.einsum with '...' for the unnamed axes
     matmul                            np.matmul
     tensordot_n <n>                   np.tensordot(a, b, n)
@@ -199,6 +200,107 @@ def gen_einsum(rng):
     return c
 
 
+def gen_einsum_unnamed(rng):
+    """Subscripts with '...' (NumPy's ellipsis: broadcast, right-aligned) and '?'
+    (the k-th '?' of every operand and of the right side is one axis), whose axes
+    are unnamed in the operands and in the result. NumPy sees '...' as itself and
+    the k-th '?' as one more letter."""
+    nops = rng.choice([1, 2, 2, 3])
+    pool = rng.sample(LABELS, rng.randint(0, 3))
+    sizes = label_sizes(rng, pool)
+    ell = [rng.randint(1, 4) if rng.random() > 0.05 else 0 for _ in range(rng.randint(0, 3))]
+    qsizes = [rng.randint(1, 4) for _ in range(rng.randint(0, 2))]
+    dtypes = pick_dtypes(rng, nops) if nops < 3 else [rng.choice(DTYPES)] * nops
+    letter = {l: LETTERS[i] for i, l in enumerate(LABELS)}
+    qletter = ["Q", "R"]
+    parts, np_parts, arrays, names_of = [], [], [], []
+    widths = []
+    for i in range(nops):
+        labs = rng.sample(pool, rng.randint(0, len(pool)))
+        nq = rng.randint(0, len(qsizes))
+        has_ell = rng.random() < 0.7
+        m = rng.randint(0, len(ell)) if has_ell else 0
+        toks = [("n", l) for l in labs] + [("q", k) for k in range(nq)]
+        rng.shuffle(toks)
+        # '?' tokens keep their order (the k-th '?' is the k-th from the left).
+        qpos = [j for j, t in enumerate(toks) if t[0] == "q"]
+        for k, j in enumerate(qpos):
+            toks[j] = ("q", k)
+        if has_ell:
+            toks.insert(rng.randint(0, len(toks)), ("e", m))
+        shape, names, words, np_word = [], [], [], ""
+        for kind, v in toks:
+            if kind == "n":
+                shape.append(1 if rng.random() < 0.1 else sizes[v])
+                names.append(v if rng.random() < 0.5 else "?")
+                words.append(v)
+                np_word += letter[v]
+            elif kind == "q":
+                shape.append(1 if rng.random() < 0.1 else qsizes[v])
+                names.append("?")
+                words.append("?")
+                np_word += qletter[v]
+            else:
+                dims = ell[len(ell) - v:]
+                shape += [1 if rng.random() < 0.15 else d for d in dims]
+                names += ["?"] * v
+                words.append("...")
+                np_word += "..."
+        widths.append(m)
+        parts.append(words)
+        np_parts.append(np_word)
+        arrays.append(rand_array(rng, shape, dtypes[i]))
+        names_of.append(names)
+    present = sorted({w for p in parts for w in p if w not in ("?", "...")})
+    out = [("n", l) for l in rng.sample(present, rng.randint(0, len(present)))]
+    max_q = max(p.count("?") for p in parts)
+    out += [("q", k) for k in range(rng.randint(0, max_q))]
+    rng.shuffle(out)
+    qpos = [j for j, t in enumerate(out) if t[0] == "q"]
+    for k, j in enumerate(qpos):
+        out[j] = ("q", k)
+    any_ell = any("..." in p for p in parts)
+    # Now and then no '...' on the right, which NumPy refuses when '...' covers axes.
+    if any_ell and rng.random() < 0.9:
+        out.insert(rng.randint(0, len(out)), ("e", 0))
+    out_words = ["..." if k == "e" else "?" if k == "q" else v for k, v in out]
+    np_out = "".join("..." if k == "e" else qletter[v] if k == "q" else letter[v] for k, v in out)
+    np_subs = ",".join(np_parts) + "->" + np_out
+    text = ", ".join(" ".join(p) for p in parts) + " -> " + " ".join(out_words)
+    c = Case("einsum", [":", text])
+    c.inputs = [(a, n) for a, n in zip(arrays, names_of)]
+    try:
+        r = np.asarray(np.einsum(np_subs, *promoted(arrays)))
+        mag = np.einsum(np_subs, *[np.abs(a.astype(np.float64)) for a in arrays])
+    except ValueError as e:
+        c.error = "invalid_argument" if "ellipsis" in str(e) else "incompatible_sizes"
+        return c
+    # The result's names: the named identifiers on the right, '?' for the rest.
+    rn = []
+    for k, v in out:
+        rn += ["?"] * (r.ndim - len(out) + 1) if k == "e" else ["?"] if k == "q" else [v]
+    if rng.random() < 0.05:
+        # A named axis where the subscripts say '?' or '...'.
+        pos = [j for j, w in enumerate(expand(parts[0], arrays[0].ndim)) if w in ("?", "...")]
+        if pos:
+            names = list(names_of[0])
+            names[rng.choice(pos)] = "Zz"
+            c.inputs[0] = (arrays[0], names)
+            c.error = "name_mismatch"
+            return c
+    c.out = (r, rn, "exact", tolerance(r.dtype, mag))
+    return c
+
+
+def expand(words, rank):
+    """One word per axis: '...' repeated over the axes it covers."""
+    explicit = sum(1 for w in words if w != "...")
+    out = []
+    for w in words:
+        out += ["..."] * (rank - explicit) if w == "..." else [w]
+    return out
+
+
 # ------------------------------------------------------------------------- dot
 
 def gen_dot(rng):
@@ -325,7 +427,7 @@ def main():
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    gens = [gen_einsum, gen_einsum, gen_dot, gen_dot, gen_matmul, gen_tensordot]
+    gens = [gen_einsum, gen_einsum, gen_einsum_unnamed, gen_dot, gen_dot, gen_matmul, gen_tensordot]
     with np.errstate(all="ignore"), open(args.out + ".tmp", "w") as out:
         out.write(f"# seed {args.seed} count {args.count}\n")
         for cid in range(args.count):

@@ -190,6 +190,11 @@ TEST_CASE("out= forms write into a preallocated result", "[ops][out]") {
         auto small = nt::empty<float>(nt::spec({2, 3}));
         const auto msg = error_message(nt::errc::invalid_argument, [&] { nt::add(img, row, small); });
         CHECK_THAT(msg, Catch::Contains("(2,3)") && Catch::Contains("(2,3,4 | N,C,W)"));
+        // The fix it suggests, run.
+        CHECK_THAT(msg, Catch::Contains("nt::empty<T>(nt::parse_spec(\"(2,3,4 | N,C,W)\"))"));
+        auto fixed = nt::empty<float>(nt::parse_spec("(2,3,4 | N,C,W)"));
+        nt::add(img, row, fixed);
+        CHECK(fixed.to_vector() == (img + row).to_vector());
     }
     SECTION("out may be an operand") {
         nt::multiply(img, row, img);

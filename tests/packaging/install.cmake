@@ -64,3 +64,19 @@ if(NOT config_files OR NOT version_files OR NOT target_files)
                         "(config: '${config_files}', version: '${version_files}', targets: '${target_files}')")
 endif()
 message(STATUS "installed into ${PREFIX}: ${config_files}")
+
+# The exported link interface names targets only: no path of this machine's
+# libraries (the consumer's may live elsewhere) and no empty $<LINK_ONLY:> left by a
+# build-only dependency.
+foreach(f IN LISTS target_files)
+    file(STRINGS "${f}" link_lines REGEX "INTERFACE_LINK_LIBRARIES")
+    foreach(line IN LISTS link_lines)
+        if(line MATCHES "LINK_ONLY:>")
+            message(FATAL_ERROR "${f} exports an empty $<LINK_ONLY:> entry: ${line}")
+        endif()
+        # (file(STRINGS) splits a line at its ';', so a path may start an element.)
+        if(line MATCHES "(^|\")/")
+            message(FATAL_ERROR "${f} exports an absolute library path: ${line}")
+        endif()
+    endforeach()
+endforeach()

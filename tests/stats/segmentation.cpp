@@ -37,6 +37,7 @@ TEST_CASE("segmentation helpers: bad input is an nt::error naming the values and
                   {"bincount", "element 1", "-2", "non-negative"});
     require_error([&] { (void)nt::bincount(nt::zeros<std::int32_t>({2, 2})); }, nt::errc::invalid_argument,
                   {"bincount", "1-D", "flatten()"});
+    CHECK(nt::bincount(nt::zeros<std::int32_t>({2, 2}).flatten()).to_vector() == std::vector<std::int64_t>{4});  // the fix
     require_error([&] { (void)nt::bincount(lbl, nt::ones<float>({2})); }, nt::errc::invalid_argument,
                   {"weights", "length"});
     require_error([&] { (void)nt::bincount(lbl, -1); }, nt::errc::invalid_argument, {"minlength = -1"});
@@ -47,7 +48,11 @@ TEST_CASE("segmentation helpers: bad input is an nt::error naming the values and
 TEST_CASE("the any_tensor forms refuse labels that are not integers, naming the type", "[segmentation][errors]") {
     const nt::any_tensor floats(nt::tensor<float>({0.0f, 1.0f}));
     require_error([&] { (void)nt::one_hot(floats, 3, 0); }, nt::errc::type_mismatch, {"one_hot", "f32", "integers", "Fix"});
-    require_error([&] { (void)nt::bincount(floats); }, nt::errc::type_mismatch, {"bincount", "f32", "Fix"});
+    require_error([&] { (void)nt::bincount(floats); }, nt::errc::type_mismatch,
+                  {"bincount", "f32", "Fix", "astype<std::int64_t>()"});
+    // The fix the messages suggest, run.
+    CHECK(nt::bincount(floats.astype<std::int64_t>()).to_vector() == std::vector<std::int64_t>{1, 1});
+    CHECK(nt::one_hot(floats.astype<std::int64_t>(), 3, 0).shape()[0] == 3);
     require_error([&] { (void)nt::one_hot(nt::any_tensor(nt::tensor<bool>({true})), 2, 0); }, nt::errc::type_mismatch,
                   {"b8"});
     const nt::any_tensor hot = nt::one_hot(nt::any_tensor(nt::tensor<std::uint8_t>({2, 0})), 3, 0, "CLASS", nt::dtype::f32);

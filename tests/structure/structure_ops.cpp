@@ -154,9 +154,20 @@ TEST_CASE("structure errors name the axis and the fix", "[structure][errors]") {
         const auto c = nt::zeros<float>({2, 3, 1});
         require_error([&] { (void)nt::stack({a, c}, 0); }, nt::errc::invalid_argument, {"stack", "rank", "unsqueeze"});
     }
-    SECTION("reflect pad wider than the axis") {
-        require_error([&] { (void)nt::pad(a, {{"W", {3, 0}}}, nt::pad_mode::reflect); }, nt::errc::invalid_argument,
-                      {"pad", "reflect", "'W'", "size 3", "at most 2", "symmetric"});
+    SECTION("pad widths whose sum with the size overflows (UBSan caught before/after being added first)") {
+        const i64 big = i64{1} << 62;
+        require_error([&] { (void)nt::pad(a, {{"W", {big, big}}}, nt::pad_mode::reflect); },
+                      nt::errc::invalid_argument,
+                      {"pad", "axis 1 'W'", "size 3", "{4611686018427387904, 4611686018427387904}", "2^63 - 1"});
+        require_error([&] { (void)nt::pad(a, {{0, {INT64_MAX - 1, 0}}}); }, nt::errc::invalid_argument,
+                      {"axis 0 'H'", "size 2", "2^63 - 1"});
+    }
+    SECTION("a non-constant pad of an empty axis") {
+        const auto e = nt::zeros<float>({0, 3}, {"H", "W"});
+        require_error([&] { (void)nt::pad(e, {{"H", {1, 0}}}, nt::pad_mode::reflect); }, nt::errc::invalid_argument,
+                      {"pad", "axis 0 'H'", "empty", "pad_mode::constant"});
+        // The fix the message suggests.
+        CHECK(shape_of(nt::pad(e, {{"H", {1, 0}}}, nt::pad_mode::constant)) == std::vector<i64>{1, 3});
     }
     SECTION("negative pad width") {
         require_error([&] { (void)nt::pad(a, {{"W", {-1, 0}}}); }, nt::errc::invalid_argument, {"'W'", "slice"});
@@ -224,6 +235,7 @@ TEST_CASE("an operator's no_counterpart suggests fixes an operator can take", "[
         CHECK(m.find("did you mean") == std::string::npos);  // C is no typo of N or H
     }
     // ... and the suggested calls work, with the same result.
+    CHECK((c + a.unsqueeze(2, "C")).spec() == nt::spec({2, 4, 3}, {"N", "H", "C"}));
     const std::vector<nt::Tensor<float>> inputs{a, c};
     const auto views = nt::broadcast_tensors(inputs, nt::match_options{.union_axes = true});
     CHECK(views[0].rank() == 3);
@@ -264,4 +276,103 @@ TEST_CASE("no_counterpart suggests a present name one edit away", "[structure][e
     REQUIRE(!p.ok());
     CHECK(p.error().message.find("(did you mean 'DEPTH'?)") != std::string::npos);
     CHECK(p.error().message.find("set 'union'") != std::string::npos);
+}
+
+TEST_CASE("one-element braced axis lists compile and agree with the other forms", "[structure][axes]") {
+    // Regression: {1} converted equally well to an Axis and to an axes_arg, so these
+    // calls were ambiguous while {0, 1} compiled (NumPy users write axis=(1,)).
+    const auto t = nt::arange<double>(24).reshape({2, 3, 4}, {"N", "H", "W"});
+    CHECK(t.flip({1}).to_vector() == t.flip(1).to_vector());
+    CHECK(t.flip({1}).to_vector() == t.flip({1, 1 - 1}).flip({0}).to_vector());
+    CHECK(nt::flip(t, {"H"}).to_vector() == nt::flip(t, "H").to_vector());
+    CHECK(nt::sum(t, {0}).to_vector() == nt::sum(t, 0).to_vector());
+    CHECK(nt::sum(t, {0}, true).spec() == nt::sum(t, nt::axes_arg{0}, true).spec());
+    CHECK(nt::mean(t, {"W"}).to_vector() == nt::mean(t, "W").to_vector());
+    CHECK(nt::max(t, {-1}).to_vector() == nt::max(t, -1).to_vector());
+    CHECK(nt::all(t > 1.0, {0}).to_vector() == nt::all(t > 1.0, 0).to_vector());
+    CHECK(nt::any(t > 1.0, {0}).to_vector() == nt::any(t > 1.0, 0).to_vector());
+    CHECK(nt::var(t, {1}).to_vector() == nt::var(t, 1).to_vector());
+    CHECK(nt::stddev(t, {1}, 1).to_vector() == nt::stddev(t, 1, 1).to_vector());
+    CHECK(nt::median(t, {2}).to_vector() == nt::median(t, 2).to_vector());
+    CHECK(nt::quantile(t, 0.25, {2}).to_vector() == nt::quantile(t, 0.25, 2).to_vector());
+    CHECK(nt::percentile(t, 25, {2}).to_vector() == nt::percentile(t, 25, 2).to_vector());
+    CHECK(nt::nansum(t, {0}).to_vector() == nt::nansum(t, 0).to_vector());
+    CHECK(nt::nanmax(t, {0}).to_vector() == nt::nanmax(t, 0).to_vector());
+    CHECK(nt::count_nonzero(t, {0}).to_vector() == nt::count_nonzero(t, 0).to_vector());
+    CHECK(nt::unfold(t, {2}, {2}, {2}).spec() == t.unfold(2, 2, 2).spec());
+    CHECK(t.permute({0, 1, 2}).spec() == t.spec());
+    const auto w = nt::ones<double>({4, 5}, {"W", "K"});
+    CHECK(nt::dot(t, w, {"W"}).to_vector() == nt::dot(t, w, "W").to_vector());
+    const nt::any_tensor a(t);
+    CHECK(nt::sum(a, {0}).as<double>().to_vector() == nt::sum(t, 0).to_vector());
+    CHECK(nt::var(a, {0}).as<double>().to_vector() == nt::var(t, 0).to_vector());
+    CHECK(nt::quantile(a, 0.5, {1}).to_vector() == nt::quantile(t, 0.5, 1).to_vector());
+    // The single-axis form is held by the axes_arg itself: a copy stays valid.
+    const nt::axes_arg one = 2;
+    const nt::axes_arg copy = one;
+    REQUIRE(copy.size() == 1);
+    CHECK(copy[0].index() == 2);
+}
+
+TEST_CASE("with_union through clip, where, masked_select and out= forms", "[structure][union]") {
+    // Labels (N,H,W) against per-class values (CLASS): only union adds CLASS.
+    auto lbl = nt::arange<std::int64_t>(2 * 3 * 4).reshape({2, 3, 4}, {"N", "H", "W"}) % 3;
+    const auto classes = nt::arange<std::int64_t>(3).rename({"CLASS"});
+    const auto expanded = lbl.unsqueeze(3, "CLASS");  // the explicit alignment union gives
+    const auto lo = nt::tensor<std::int64_t>({0, 1, 1}).rename({"CLASS"});
+    const auto hi = nt::tensor<std::int64_t>({1, 1, 2}).rename({"CLASS"});
+
+    require_error([&] { (void)nt::clip(lbl, lo, hi); }, nt::errc::no_counterpart, {"clip", "'CLASS'"});
+    const auto clipped = nt::clip(nt::with_union(lbl), lo, hi);
+    CHECK(clipped.spec() == nt::spec({2, 3, 4, 3}, {"N", "H", "W", "CLASS"}));
+    CHECK(clipped.to_vector() == nt::clip(expanded, lo, hi).to_vector());
+    CHECK(nt::clip(lbl, nt::with_union(lo), 1).to_vector() == nt::clip(expanded, lo, 1).to_vector());
+
+    const auto mask = nt::with_union(lbl) == classes;  // one-hot (N,H,W,CLASS)
+    require_error([&] { (void)nt::where(lbl == 1, classes, -1); }, nt::errc::no_counterpart, {"where", "'CLASS'"});
+    CHECK(nt::where(nt::with_union(lbl == 1), classes, -1).to_vector() ==
+          nt::where(expanded == 1, classes, -1).to_vector());
+    CHECK(nt::where(lbl == 1, nt::with_union(classes), lbl).to_vector() ==
+          nt::where(expanded == 1, classes, expanded).to_vector());
+    CHECK(nt::where(nt::with_union(mask), 1.5, 0).spec() == mask.spec());
+
+    const auto x = nt::arange<float>(12).reshape({3, 4}, {"H", "W"});
+    const auto per_class = nt::arange<std::int64_t>(3).reshape({3, 1, 1}, {"CLASS", "H", "W"}) ==
+                           nt::arange<std::int64_t>(12).reshape({1, 3, 4}, {"CLASS", "H", "W"}) % 3;
+    require_error([&] { (void)nt::masked_select(x, per_class); }, nt::errc::no_counterpart, {"masked_select"});
+    const auto selected = nt::masked_select(x, nt::with_union(per_class));
+    const auto [xv, mv] = nt::broadcast_tensors(x.unsqueeze(0, "CLASS"), per_class);
+    CHECK(selected.to_vector() == nt::masked_select(xv.clone(), mv).to_vector());
+    CHECK(selected.size() == 12);
+
+    auto out = nt::zeros<std::int64_t>({2, 3, 4, 3}, {"N", "H", "W", "CLASS"});
+    nt::add(nt::with_union(lbl), classes, out);
+    CHECK(out.to_vector() == (expanded + classes).to_vector());
+    auto out_f = nt::zeros<double>({2, 3, 4, 3}, {"N", "H", "W", "CLASS"});
+    nt::add(lbl, nt::with_union(classes.astype<double>()), out_f);  // converting path
+    CHECK(out_f.to_vector() == (expanded + classes.astype<double>()).to_vector());
+    require_error([&] { nt::add(lbl, classes, out); }, nt::errc::no_counterpart, {"'CLASS'", "nt::with_union"});
+}
+
+TEST_CASE("no_counterpart names the one name each side lacks as the likely typo, and its fix works",
+          "[structure][errors]") {
+    // Regression: `? Z H W` with `? D H W` was told to use union; the typo is the answer.
+    const auto a = nt::ones<float>({2, 3, 4, 5}, {"?", "D", "H", "W"});
+    const auto b = nt::ones<float>({2, 3, 4, 5}, {"?", "Z", "H", "W"});
+    require_error([&] { (void)(a + b); }, nt::errc::no_counterpart,
+                  {"(did you mean 'D'?)", "Fix: rename the axis 'Z' to 'D'"});
+    CHECK((a + b.rename("Z", "D")).spec() == a.spec());  // the suggested fix
+    // Not when the sizes cannot pair, nor when several names are missing.
+    const auto c = nt::ones<float>({2, 7, 4, 5}, {"?", "Z", "H", "W"});
+    try {
+        (void)(a + c);
+        FAIL("no error");
+    } catch (const nt::error& e) {
+        CHECK(std::string(e.message()).find("did you mean") == std::string::npos);
+    }
+    const std::vector<nt::spec> specs{nt::parse_spec("(2,3,4,5 | ?,D,H,W)"), nt::parse_spec("(2,3,4,5 | ?,Z,H,W)")};
+    const auto p = nt::try_match(specs);
+    REQUIRE(!p.ok());
+    CHECK(p.error().message.find("Fix: rename the axis 'Z' to 'D', or set 'union' if it is a new axis") !=
+          std::string::npos);
 }

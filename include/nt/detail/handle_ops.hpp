@@ -179,11 +179,6 @@ public:
     /// A view with the listed axes reversed (negative strides; np.flip). Throws
     /// axis_out_of_range, invalid_argument (an axis twice).
     [[nodiscard]] Self flip(axes_arg axes) const { return Self(detail::flip(b(), axes.span())); }
-    /// flip over one axis.
-    [[nodiscard]] Self flip(const Axis& axis) const {
-        const Axis one[1] = {axis};
-        return Self(detail::flip(b(), one));
-    }
     /// A view with every axis reversed.
     [[nodiscard]] Self flip() const { return Self(flip_all(b())); }
     /// Broadcast to a bare shape, NumPy style (right-aligned; names are carried over).

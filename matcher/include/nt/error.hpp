@@ -29,8 +29,9 @@ enum class errc {
     unsupported_dtype,   ///< a dtype or codec ntensor does not read (complex, object, strings, structured, ...)
 };
 
-/// The code's stable spelling, e.g. "incompatible_sizes".
-[[nodiscard]] std::string_view to_string(errc code) noexcept;
+/// The code's stable spelling, e.g. "incompatible_sizes" (a std::string, as every
+/// nt::to_string).
+[[nodiscard]] std::string to_string(errc code);
 
 /// Parses a spelling produced by to_string; returns false if unknown.
 [[nodiscard]] bool errc_from_string(std::string_view text, errc& code) noexcept;

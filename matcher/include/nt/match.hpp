@@ -30,7 +30,7 @@ enum class policy : std::uint8_t {
     positional,  ///< NumPy: every axis right-aligned, names must agree
     search,      ///< as names, but searches the best placement where right-alignment fails
 };
-[[nodiscard]] std::string_view to_string(policy p) noexcept;
+[[nodiscard]] std::string to_string(policy p);
 /// Parses "names", "positional" or "search"; returns false otherwise.
 [[nodiscard]] bool policy_from_string(std::string_view text, policy& p) noexcept;
 
