@@ -280,7 +280,7 @@ float_census census(const T* row, std::int64_t n) {
     return c;
 }
 
-/// Sorts row[0, n) ascending with NaN last, stably as far as anyone can tell: equal
+/// Sorts row[0, n) ascending with NaN last, and stably where it shows: equal
 /// numbers are identical except -0 and +0, which compare equal (as in argsort and
 /// NumPy's kind="stable") and so keep their input order, as NaNs do among themselves
 /// (their sign bits and payloads differ). The number sorts place zeros by sign (the
@@ -293,20 +293,31 @@ void sort_values(T* row, std::int64_t n, scratch_buffer& scratch) {
     } else {
         const float_census c = census(row, n);
         std::int64_t m = n;
-        if (c.nans > 0) {
-            T* first_nan = std::find_if(row, row + n, [](T x) { return is_nan(x); });
-            m = std::stable_partition(first_nan, row + n, [](T x) { return !is_nan(x); }) - row;
+        if (c.nans > 0) {  // through the scratch, not std::stable_partition's heap buffer
+            scratch.reserve(static_cast<std::size_t>(c.nans) * sizeof(T));
+            T* nans = scratch.as<T>();
+            std::int64_t moved = 0;
+            m = 0;
+            for (std::int64_t i = 0; i < n; ++i) {
+                const T x = row[i];
+                if (is_nan(x)) nans[moved++] = x;
+                else row[m++] = x;
+            }
+            std::copy(nans, nans + moved, row + m);
         }
-        std::vector<T> zeros;
-        if (c.negative_zeros > 0 && c.positive_zeros > 0) {
-            zeros.reserve(static_cast<std::size_t>(c.negative_zeros + c.positive_zeros));
+        const bool mixed_zeros = c.negative_zeros > 0 && c.positive_zeros > 0;
+        const std::int64_t zero_count = mixed_zeros ? c.negative_zeros + c.positive_zeros : 0;
+        scratch_buffer zeros;  // not in `scratch`: sort_numbers reuses that
+        if (zero_count > 0) {
+            zeros.reserve(static_cast<std::size_t>(zero_count) * sizeof(T));
+            T* z = zeros.as<T>();
             for (std::int64_t i = 0; i < m; ++i)
-                if (row[i] == static_cast<T>(0)) zeros.push_back(row[i]);
+                if (row[i] == static_cast<T>(0)) *z++ = row[i];
         }
         sort_numbers(row, m, scratch);
-        if (!zeros.empty()) {
+        if (zero_count > 0) {
             T* run = std::lower_bound(row, row + m, static_cast<T>(0), ascending_numbers<T>);
-            std::copy(zeros.begin(), zeros.end(), run);
+            std::copy(zeros.as<T>(), zeros.as<T>() + zero_count, run);
         }
     }
 }
