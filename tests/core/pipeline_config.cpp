@@ -198,6 +198,12 @@ TEST_CASE("pipeline_config: configs backed by .npy files", "[core][pipeline][num
               "tensors.labels.npy: symbol N is 3 at axis 0 of 'labels' (labels_n3.npy), but N = 2 from axis 0 of "
               "'image' (image.npy); one symbol has one size. Fix: make the sizes agree, or use two symbols if these are "
               "different dimensions");
+        // The fix it suggests, run: a second symbol for the labels' first axis.
+        const nt::pipeline_config cfg = load_text("two_symbols.json", tensors_start + R"(
+            "image": {"npy": "image.npy", "shape": ["N", 3, "H", "W"]},
+            "labels": {"npy": "labels_n3.npy", "shape": ["M", "H", "W"]})" + steps);
+        CHECK(cfg.size("N") == 2);
+        CHECK(cfg.size("M") == 3);
     }
     SECTION("a config kept apart from its files: load_config's base folder") {
         const std::string apart = std::string(NT_TEST_DATA_DIR) + "/pipeline_apart";
@@ -223,6 +229,10 @@ TEST_CASE("pipeline_config: configs backed by .npy files", "[core][pipeline][num
             "image": {"npy": "image_f32.npy", "dtype": "u8"}, "labels": {"npy": "labels.npy"})" + steps) ==
               "tensors.image.npy: image_f32.npy holds f32 (descr '<f4'), but \"dtype\" says u8. Fix: convert the file "
               "(np.save(path, a.astype(...))) or change \"dtype\"");
+        // The fix it suggests, run: "dtype" changed to the file's.
+        const nt::pipeline_config cfg = load_text("dtype_fixed.json", tensors_start + R"(
+            "image": {"npy": "image_f32.npy", "dtype": "f32"}, "labels": {"npy": "labels.npy"})" + steps);
+        CHECK(cfg.spec("image").rank() == 4);
     }
     SECTION("a file whose rank or size differs from the config") {
         CHECK_THAT(load_error(errc::incompatible_sizes, "rank.json", tensors_start + R"(
