@@ -267,7 +267,12 @@ TEST_CASE("contraction errors name the operands, axes and a fix", "[linalg]") {
     // einsum: names that disagree with the subscripts, counts, syntax, sizes.
     e = error_of([&] { (void)nt::einsum("N D, C K -> N K", x, w3); });
     CHECK(e.code() == nt::errc::name_mismatch);
-    CHECK(mentions(e, {"einsum", "'C'", "'D'", "(2,3 | N,C)", "Fix"}));
+    CHECK(mentions(e, {"einsum", "'C'", "'D'", "(2,3 | N,C)", "Fix: use the operand's names in the subscripts",
+                       "or rename the operand"}));
+    // Both fixes it suggests, run: the operand's names, or the operand renamed to the subscripts'.
+    CHECK(nt::einsum("N C, C K -> N K", x, w3).to_vector() == nt::dot(x, w3, "C").to_vector());
+    // (renamed, D and C are two axes, each summed over alone, as the subscripts say: 3 * 3)
+    CHECK(nt::einsum("N D, C K -> N K", x.rename(1, "D"), w3).to_vector() == std::vector<float>(10, 9.0f));
     e = error_of([&] { (void)nt::einsum("N C H, C K -> N K", x, w3); });
     CHECK(e.code() == nt::errc::invalid_argument);
     CHECK(mentions(e, {"einsum", "rank 2", "3 axes"}));
@@ -320,8 +325,10 @@ TEST_CASE("contraction errors name the operands, axes and a fix", "[linalg]") {
     CHECK(mentions(e, {"transpose an operand (transpose())"}));
     CHECK(nt::matmul(a.transpose(), b2).spec() == nt::spec({3, 4}));
     CHECK(nt::matmul(a.transpose(), b2).to_vector() == nt::tensordot(a, b2, {0}, {0}).to_vector());
-    e = error_of([&] { (void)nt::matmul(nt::scalar(1.0f), b); });
+    e = error_of([&] { (void)nt::matmul(nt::scalar(2.0f), b); });
     CHECK(e.code() == nt::errc::invalid_argument);
+    CHECK(mentions(e, {"Fix: multiply by a scalar with operator*"}));
+    CHECK((nt::scalar(2.0f) * b).to_vector() == std::vector<float>(20, 2.0f));  // the fix, run
     e = error_of([&] { (void)nt::matmul(x, u); });
     CHECK(e.code() == nt::errc::name_mismatch);
     CHECK(mentions(e, {"'C'", "'D'", "Fix", "b.rename(0, \"C\")", "nt::dot(a, b.rename(0, \"C\"), {\"C\"})"}));

@@ -314,6 +314,15 @@ TEST_CASE("the matcher's suggested fixes (policy, union, rename, refine_names, u
         const std::vector<nt::spec> named{spec_of("(2,3,2 | A,B,C)"), spec_of("(2,1 | A,C)")};
         CHECK(nt::try_match(named, nt::match_options{.policy = nt::policy::search})->output == named[0]);
     }
+    SECTION("broadcast_to a target of another size: give the target that size, or name the axes") {
+        CHECK_THAT(message_of(nt::try_broadcast_to(spec_of("(2,3 | N,C)"), spec_of("(2,4 | N,C)"))),
+                   Catch::Contains("Fix: give the target size 3 there"));
+        CHECK(nt::try_broadcast_to(spec_of("(2,3 | N,C)"), spec_of("(2,3 | N,C)")).ok());
+        CHECK_THAT(message_of(nt::try_broadcast_to(spec_of("(3)"), spec_of("(3,4)"))),
+                   Catch::Contains("Fix: give the target size 3 there, or name the axes so they pair by name"));
+        CHECK(nt::try_broadcast_to(spec_of("(3)"), spec_of("(4,3)")).ok());
+        CHECK(nt::try_broadcast_to(spec_of("(3 | N)"), spec_of("(3,4 | N,C)"))->output == spec_of("(3,4 | N,C)"));
+    }
     SECTION("an axis the host lacks: set 'union'") {
         const std::vector<nt::spec> specs{spec_of("(2,3 | N,C)"), spec_of("(4 | Z)")};
         CHECK_THAT(message_of(nt::try_match(specs)),
