@@ -295,6 +295,8 @@ TEST_CASE("contraction errors name the operands, axes and a fix", "[linalg]") {
     CHECK(e.code() == nt::errc::name_mismatch);
     CHECK(mentions(e, {"axis 1", "'C'", "'...'", "unnamed", "write 'C'"}));
     CHECK(nt::einsum("N C -> N C", x).spec() == x.spec());
+    CHECK_THAT(std::string(e.message()), Catch::Contains("or drop the name first (rename)"));
+    CHECK(nt::einsum("N ... -> N ...", x.rename({"N", "?"})).spec() == nt::spec({2, 3}, {"N", "?"}));  // the other fix
     e = error_of([&] { (void)nt::einsum("? C -> C", x); });
     CHECK(e.code() == nt::errc::name_mismatch);
     CHECK(mentions(e, {"axis 0", "'N'", "'?'", "write 'N'"}));

@@ -323,6 +323,13 @@ TEST_CASE("the matcher's suggested fixes (policy, union, rename, refine_names, u
         CHECK(nt::try_broadcast_to(spec_of("(3)"), spec_of("(4,3)")).ok());
         CHECK(nt::try_broadcast_to(spec_of("(3 | N)"), spec_of("(3,4 | N,C)"))->output == spec_of("(3,4 | N,C)"));
     }
+    SECTION("an operator's operand with an axis the host lacks: rename the matching axis of the host") {
+        const auto host = nt::arange<float>(6).reshape({2, 3}, {"N", "H"});
+        const auto c = nt::arange<float>(3).rename({"C"});
+        const std::string m = nt::test::error_message(nt::errc::no_counterpart, [&] { (void)(host + c); });
+        CHECK_THAT(m, Catch::Contains("or rename the matching axis of the host to 'C'"));
+        CHECK((host.rename("H", "C") + c).to_vector() == std::vector<float>{0, 2, 4, 3, 5, 7});
+    }
     SECTION("an axis the host lacks: set 'union'") {
         const std::vector<nt::spec> specs{spec_of("(2,3 | N,C)"), spec_of("(4 | Z)")};
         CHECK_THAT(message_of(nt::try_match(specs)),
