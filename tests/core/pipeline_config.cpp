@@ -6,6 +6,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -75,7 +76,13 @@ TEST_CASE("pipeline_config: every error of a check, with its message", "[core][p
         CHECK_FALSE(cfg.size("N").has_value());
         CHECK_THAT(error_message(errc::invalid_argument, [&] { (void)cfg.spec("image"); }),
                    Catch::Contains("axis 0 has size N, and N is not bound yet"));
-        // The fix it suggests: check 'image' first.
+        // The fixes it suggests: give H (and W) in "sizes", or check 'image' first.
+        std::ifstream in(example);
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string given = R"("sizes": {"K": 3})";
+        REQUIRE(text.find(given) != std::string::npos);
+        text.replace(text.find(given), given.size(), R"("sizes": {"K": 3, "H": 20, "W": 26})");
+        load_text("sizes_given.json", text).check("tiles", tiles);
         cfg.check("image", nt::zeros<std::uint8_t>({2, 3, 20, 26}));
         cfg.check("tiles", tiles);
     }
