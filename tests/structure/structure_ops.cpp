@@ -369,7 +369,11 @@ TEST_CASE("no_counterpart suggests a present name one edit away", "[structure][e
     const auto vol = nt::ones<float>({2, 3}, {"DEPTH", "W"});
     const auto typo = nt::ones<float>({2}, {"DEPT"});
     require_error([&] { (void)(vol + typo); }, nt::errc::no_counterpart,
-                  {"'DEPT'", "(did you mean 'DEPTH'?)", "rename the axis 'DEPT' to 'DEPTH'"});
+                  {"'DEPT'", "(did you mean 'DEPTH'?)", "rename the axis 'DEPT' to 'DEPTH'",
+                   "or, if it is a new axis, give it to the host (host.unsqueeze(2, \"DEPT\"))"});
+    // Both fixes it suggests, run: the rename, or the host given the new axis.
+    CHECK((vol + typo.rename("DEPT", "DEPTH")).spec() == vol.spec());
+    CHECK((vol.unsqueeze(2, "DEPT") + typo).spec() == nt::spec({2, 3, 2}, {"DEPTH", "W", "DEPT"}));
     const auto lower = nt::ones<float>({3}, {"w"});
     require_error([&] { (void)(vol + lower); }, nt::errc::no_counterpart, {"(did you mean 'W'?)"});
     // The matcher says the same for configs (which can set union).
