@@ -280,7 +280,14 @@ TEST_CASE("pipeline: errors of planning name the step", "[config][pipeline][erro
         const std::string message = plan_message(
             errc::invalid_spec, config(R"({"ct": {"npy": "ct.npy"}})", R"([{"name": "s", "broadcast": ["ct"]}])"));
         CHECK_THAT(message, Catch::Contains("steps.s: broadcast[0] \"ct\" takes its shape from ct.npy") &&
-                                Catch::Contains("give \"names\""));
+                                Catch::Contains("give \"names\" (or \"shape\")"));
+        // Both fixes it suggests, run: the step plans before the file is read.
+        CHECK(report_json(config(R"({"ct": {"npy": "ct.npy", "names": "? C H"}})",
+                                 R"([{"name": "s", "broadcast": ["ct"]}])"))["steps"]["s"]["shape"]
+                  .size() == 3);
+        CHECK(report_json(config(R"({"ct": {"npy": "ct.npy", "shape": [4, 3, 5]}})",
+                                 R"([{"name": "s", "broadcast": ["ct"]}])"))["steps"]["s"]["shape"] ==
+              json::parse("[4, 3, 5]"));
     }
     SECTION("a file with names plans with one unknown size per axis") {
         const json out = report_json(config(R"({"ct": {"npy": "ct.npy", "names": "? C H"}, "m": {"shape": [4], "names": "C"}})",

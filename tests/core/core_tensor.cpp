@@ -68,7 +68,12 @@ TEMPLATE_LIST_TEST_CASE("element access: at, operator(), negative indices, error
     }
     SECTION("wrong number of indices") {
         const std::string msg = error_message(errc::invalid_argument, [&] { (void)t.at(1); });
-        CHECK_THAT(msg, Catch::Contains("1 indices") && Catch::Contains("rank 2"));
+        CHECK_THAT(msg, Catch::Contains("1 indices") && Catch::Contains("rank 2") &&
+                            Catch::Contains("give one index per axis (use index() for views)"));
+        // Both fixes it suggests, run: one index per axis, or index() for the view of row 1.
+        CHECK(t.at(1, 2) == TestType(1));
+        CHECK(t.index(1).at(2) == TestType(1));
+        CHECK(t.index(1).shares_storage(t));
         error_message(errc::invalid_argument, [&] { (void)t.at(0, 0, 0); });
     }
     SECTION("rank 0") {

@@ -88,7 +88,12 @@ TEST_CASE("view: never copies", "[views][reshape]") {
     auto a = nt::arange<float>(1.f, 7.f).reshape({2, 3});
     CHECK(a.view({6}).shares_storage(a));
     const std::string msg = error_message(errc::not_a_view, [&] { (void)a.transpose().view({6}); });
-    CHECK_THAT(msg, Catch::Contains("(3,2)") && Catch::Contains("(6)") && Catch::Contains("reshape"));
+    CHECK_THAT(msg, Catch::Contains("(3,2)") && Catch::Contains("(6)") &&
+                        Catch::Contains("use reshape() to allow a copy, or contiguous().view(...)"));
+    // Both fixes it suggests, run: the transpose's elements in its row-major order.
+    const std::vector<float> transposed{1, 4, 2, 5, 3, 6};
+    CHECK(a.transpose().reshape({6}).to_vector() == transposed);
+    CHECK(a.transpose().contiguous().view({6}).to_vector() == transposed);
     CHECK(shape(a.transpose().view({3, 1, 2})) == shape_t{3, 1, 2});  // size-1 insertions are fine
 }
 
@@ -137,7 +142,12 @@ TEMPLATE_LIST_TEST_CASE("squeeze, squeeze_all, unsqueeze, expand_dims", "[views]
     CHECK(names(a.squeeze_all()) == strings{"B"});
     CHECK(a.squeeze_all().shares_storage(a));
     CHECK_THAT(error_message(errc::invalid_argument, [&] { (void)a.squeeze("B"); }),
-               Catch::Contains("axis 1 'B'") && Catch::Contains("size 3"));
+               Catch::Contains("axis 1 'B'") && Catch::Contains("size 3") &&
+                   Catch::Contains("use index() to pick one entry"));
+    // The fix it suggests, run: index() picks entry 2 of 'B' and drops the axis.
+    CHECK(shape(a.index(nt::all, 2)) == shape_t{1, 1});
+    CHECK(names(a.index(nt::all, 2)) == strings{"A", "C"});
+    CHECK(ints(a.index(nt::all, 2)) == ints(a.index(nt::all, nt::range(2, 3)).squeeze("B")));
     error_message(errc::axis_out_of_range, [&] { (void)a.squeeze(3); });
     error_message(errc::axis_out_of_range, [&] { (void)a.squeeze(-4); });
 

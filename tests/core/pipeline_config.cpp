@@ -6,6 +6,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -75,7 +76,13 @@ TEST_CASE("pipeline_config: every error of a check, with its message", "[core][p
         CHECK_FALSE(cfg.size("N").has_value());
         CHECK_THAT(error_message(errc::invalid_argument, [&] { (void)cfg.spec("image"); }),
                    Catch::Contains("axis 0 has size N, and N is not bound yet"));
-        // The fix it suggests: check 'image' first.
+        // The fixes it suggests: give H (and W) in "sizes", or check 'image' first.
+        std::ifstream in(example);
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string given = R"("sizes": {"K": 3})";
+        REQUIRE(text.find(given) != std::string::npos);
+        text.replace(text.find(given), given.size(), R"("sizes": {"K": 3, "H": 20, "W": 26})");
+        load_text("sizes_given.json", text).check("tiles", tiles);
         cfg.check("image", nt::zeros<std::uint8_t>({2, 3, 20, 26}));
         cfg.check("tiles", tiles);
     }
@@ -198,6 +205,12 @@ TEST_CASE("pipeline_config: configs backed by .npy files", "[core][pipeline][num
               "tensors.labels.npy: symbol N is 3 at axis 0 of 'labels' (labels_n3.npy), but N = 2 from axis 0 of "
               "'image' (image.npy); one symbol has one size. Fix: make the sizes agree, or use two symbols if these are "
               "different dimensions");
+        // The fix it suggests, run: a second symbol for the labels' first axis.
+        const nt::pipeline_config cfg = load_text("two_symbols.json", tensors_start + R"(
+            "image": {"npy": "image.npy", "shape": ["N", 3, "H", "W"]},
+            "labels": {"npy": "labels_n3.npy", "shape": ["M", "H", "W"]})" + steps);
+        CHECK(cfg.size("N") == 2);
+        CHECK(cfg.size("M") == 3);
     }
     SECTION("a config kept apart from its files: load_config's base folder") {
         const std::string apart = std::string(NT_TEST_DATA_DIR) + "/pipeline_apart";
@@ -223,6 +236,10 @@ TEST_CASE("pipeline_config: configs backed by .npy files", "[core][pipeline][num
             "image": {"npy": "image_f32.npy", "dtype": "u8"}, "labels": {"npy": "labels.npy"})" + steps) ==
               "tensors.image.npy: image_f32.npy holds f32 (descr '<f4'), but \"dtype\" says u8. Fix: convert the file "
               "(np.save(path, a.astype(...))) or change \"dtype\"");
+        // The fix it suggests, run: "dtype" changed to the file's.
+        const nt::pipeline_config cfg = load_text("dtype_fixed.json", tensors_start + R"(
+            "image": {"npy": "image_f32.npy", "dtype": "f32"}, "labels": {"npy": "labels.npy"})" + steps);
+        CHECK(cfg.spec("image").rank() == 4);
     }
     SECTION("a file whose rank or size differs from the config") {
         CHECK_THAT(load_error(errc::incompatible_sizes, "rank.json", tensors_start + R"(

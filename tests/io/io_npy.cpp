@@ -240,10 +240,16 @@ TEST_CASE("map_npy modes", "[npy][map]") {
     CHECK(ro.is_read_only());
     CHECK(ro.spec() == nt::spec({3, 4}, {"H", "W"}));
     const std::string m = error_message(nt::errc::read_only, [&] { nt::any_tensor(ro).fill(1); });
-    CHECK_THAT(m, Catch::Contains("map_mode::read_only"));
+    CHECK_THAT(m, Catch::Contains("map_mode::read_only") && Catch::Contains("write into clone(), or map the file with "
+                                                                             "map_mode::read_write or map_mode::copy_on_write"));
+    // The fixes it suggests, run further down: clone() (a writable copy), read_write and copy_on_write.
     CHECK(ro.index(nt::all, 1).is_read_only());  // views of it too
     const auto copy = ro.clone();
     CHECK_FALSE(copy.is_read_only());
+    nt::any_tensor written = ro.clone();  // the first fix: the copy takes the write, the file keeps its values
+    written.fill(-3);
+    CHECK(written.as<float>().at(1, 1) == -3.0f);
+    CHECK(ro.as<float>().at(1, 1) == 5.0f);
 
     {
         nt::any_tensor rw = nt::map_npy(path, nt::map_mode::read_write);

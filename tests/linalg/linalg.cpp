@@ -246,10 +246,18 @@ TEST_CASE("contraction errors name the operands, axes and a fix", "[linalg]") {
     // dot: an axis an operand lacks, an index, a size mismatch on a contracted axis.
     auto e = error_of([&] { (void)nt::dot(x, u, "C"); });
     CHECK(e.code() == nt::errc::axis_out_of_range);
-    CHECK(mentions(e, {"dot", "'C'", "operand b", "(3,5 | D,K)", "Fix"}));
+    CHECK(mentions(e, {"dot", "'C'", "operand b", "(3,5 | D,K)", "Fix", "rename", "leave 'C' out"}));
+    // Both fixes it suggests, run: name that operand's axis 'C', or contract nothing.
+    CHECK(nt::dot(x, u.rename(0, "C"), "C").spec() == nt::spec({2, 5}, {"N", "K"}));
+    CHECK(nt::dot(x, u.rename(0, "C"), "C").to_vector() == std::vector<float>(10, 3.0f));
+    CHECK(nt::dot(x, u, nt::axes_arg{}).spec() == nt::spec({2, 3, 3, 5}, {"N", "C", "D", "K"}));
     e = error_of([&] { (void)nt::dot(x, w3, {1}); });
     CHECK(e.code() == nt::errc::invalid_argument);
-    CHECK(mentions(e, {"dot", "tensordot"}));
+    CHECK(mentions(e, {"dot", "tensordot(a, b, a_axes, b_axes)", "rename / refine_names"}));
+    // The fixes it suggests, run: tensordot by positions, or names on unnamed operands.
+    CHECK(nt::tensordot(x, w3, {1}, {0}).to_vector() == nt::dot(x, w3, "C").to_vector());
+    CHECK(nt::dot(nt::ones<float>({2, 3}).rename({"N", "C"}), nt::ones<float>({3, 5}).refine_names({"C", "K"}), "C")
+              .to_vector() == std::vector<float>(10, 3.0f));
     e = error_of([&] { (void)nt::dot(x, w, "C"); });
     CHECK(e.code() == nt::errc::incompatible_sizes);
     CHECK(mentions(e, {"dot", "'C'", "(2,3 | N,C)", "(4,5 | C,K)", "size 3", "size 4", "Fix"}));
@@ -259,7 +267,12 @@ TEST_CASE("contraction errors name the operands, axes and a fix", "[linalg]") {
     // einsum: names that disagree with the subscripts, counts, syntax, sizes.
     e = error_of([&] { (void)nt::einsum("N D, C K -> N K", x, w3); });
     CHECK(e.code() == nt::errc::name_mismatch);
-    CHECK(mentions(e, {"einsum", "'C'", "'D'", "(2,3 | N,C)", "Fix"}));
+    CHECK(mentions(e, {"einsum", "'C'", "'D'", "(2,3 | N,C)", "Fix: use the operand's names in the subscripts",
+                       "or rename the operand"}));
+    // Both fixes it suggests, run: the operand's names, or the operand renamed to the subscripts'.
+    CHECK(nt::einsum("N C, C K -> N K", x, w3).to_vector() == nt::dot(x, w3, "C").to_vector());
+    // (renamed, D and C are two axes, each summed over alone, as the subscripts say: 3 * 3)
+    CHECK(nt::einsum("N D, C K -> N K", x.rename(1, "D"), w3).to_vector() == std::vector<float>(10, 9.0f));
     e = error_of([&] { (void)nt::einsum("N C H, C K -> N K", x, w3); });
     CHECK(e.code() == nt::errc::invalid_argument);
     CHECK(mentions(e, {"einsum", "rank 2", "3 axes"}));
@@ -282,6 +295,8 @@ TEST_CASE("contraction errors name the operands, axes and a fix", "[linalg]") {
     CHECK(e.code() == nt::errc::name_mismatch);
     CHECK(mentions(e, {"axis 1", "'C'", "'...'", "unnamed", "write 'C'"}));
     CHECK(nt::einsum("N C -> N C", x).spec() == x.spec());
+    CHECK_THAT(std::string(e.message()), Catch::Contains("or drop the name first (rename)"));
+    CHECK(nt::einsum("N ... -> N ...", x.rename({"N", "?"})).spec() == nt::spec({2, 3}, {"N", "?"}));  // the other fix
     e = error_of([&] { (void)nt::einsum("? C -> C", x); });
     CHECK(e.code() == nt::errc::name_mismatch);
     CHECK(mentions(e, {"axis 0", "'N'", "'?'", "write 'N'"}));
@@ -305,8 +320,17 @@ TEST_CASE("contraction errors name the operands, axes and a fix", "[linalg]") {
     e = error_of([&] { (void)nt::matmul(a, b); });
     CHECK(e.code() == nt::errc::incompatible_sizes);
     CHECK(mentions(e, {"matmul", "(2,3)", "(4,5)", "inner", "Fix"}));
-    e = error_of([&] { (void)nt::matmul(nt::scalar(1.0f), b); });
+    // Its fix, transpose an operand, run where the operands share a size in the wrong place.
+    const auto b2 = nt::arange<float>(8).reshape({2, 4});
+    e = error_of([&] { (void)nt::matmul(a, b2); });
+    CHECK(e.code() == nt::errc::incompatible_sizes);
+    CHECK(mentions(e, {"transpose an operand (transpose())"}));
+    CHECK(nt::matmul(a.transpose(), b2).spec() == nt::spec({3, 4}));
+    CHECK(nt::matmul(a.transpose(), b2).to_vector() == nt::tensordot(a, b2, {0}, {0}).to_vector());
+    e = error_of([&] { (void)nt::matmul(nt::scalar(2.0f), b); });
     CHECK(e.code() == nt::errc::invalid_argument);
+    CHECK(mentions(e, {"Fix: multiply by a scalar with operator*"}));
+    CHECK((nt::scalar(2.0f) * b).to_vector() == std::vector<float>(20, 2.0f));  // the fix, run
     e = error_of([&] { (void)nt::matmul(x, u); });
     CHECK(e.code() == nt::errc::name_mismatch);
     CHECK(mentions(e, {"'C'", "'D'", "Fix", "b.rename(0, \"C\")", "nt::dot(a, b.rename(0, \"C\"), {\"C\"})"}));

@@ -105,7 +105,14 @@ TEST_CASE("in-place forms write into the destination and check it", "[ops][in_pl
         auto wide = row.broadcast_to({4, 3});
         REQUIRE(wide.is_read_only());
         const auto msg = error_message(nt::errc::read_only, [&] { wide += 1.0f; });
-        CHECK_THAT(msg, Catch::Contains("read-only") && Catch::Contains("clone()"));
+        CHECK_THAT(msg, Catch::Contains("read-only") && Catch::Contains("write into clone() or contiguous() of it instead"));
+        // The fix it suggests, run: both copies take the write.
+        auto copied = wide.clone();
+        copied += 1.0f;
+        auto packed = wide.contiguous();
+        packed += 1.0f;
+        CHECK(copied.to_vector() == std::vector<float>{1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3});
+        CHECK(packed.to_vector() == copied.to_vector());
         error_message(nt::errc::read_only, [&] { wide -= row; });
         CHECK(row.to_vector() == std::vector<float>{0, 1, 2});
     }

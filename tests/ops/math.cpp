@@ -102,6 +102,30 @@ TEST_CASE("refused types: compile errors in the typed API, type_mismatch on any_
         const std::string m = error_message(nt::errc::type_mismatch, c.call);
         for (const auto& word : c.named) CHECK_THAT(m, Catch::Contains(word));
     }
+    // The fixes the messages suggest, run on the same operands.
+    CHECK_THAT(error_message(nt::errc::type_mismatch, [&] { (void)(af & ai); }),
+               Catch::Contains("astype<std::int64_t>(), or use logical_and / logical_or / logical_xor"));
+    CHECK(nt::any_tensor(af.astype<std::int64_t>() & ai).as<std::int64_t>().to_vector() == std::vector<std::int64_t>{1, 1});
+    CHECK(nt::any_tensor(nt::logical_and(af, ai)).as<bool>().to_vector() == std::vector<bool>{true, true});
+    CHECK(nt::any_tensor(nt::bitwise_or(au64.astype<std::int64_t>(), ai64)).as<std::int64_t>().to_vector() ==
+          std::vector<std::int64_t>{1, 1});
+    CHECK(nt::any_tensor(nt::logical_or(au64, ai64)).as<bool>().to_vector() == std::vector<bool>{true, true});
+    CHECK_THAT(error_message(nt::errc::type_mismatch, [&] { (void)(ab << ab); }),
+               Catch::Contains("e.g. astype<std::int64_t>()"));
+    CHECK(nt::any_tensor(ab.astype<std::int64_t>() << ab.astype<std::int64_t>()).as<std::int64_t>().to_vector() ==
+          std::vector<std::int64_t>{2, 2});
+    CHECK(nt::any_tensor(af.astype<std::int64_t>() >> 1).as<std::int64_t>().to_vector() == std::vector<std::int64_t>{0, 0});
+    CHECK_THAT(error_message(nt::errc::type_mismatch, [&] { (void)nt::floor_divide(ab, ab); }),
+               Catch::Contains("e.g. astype<std::int32_t>()"));
+    CHECK(nt::any_tensor(nt::floor_divide(ab.astype<std::int32_t>(), ab.astype<std::int32_t>())).as<std::int32_t>().to_vector() ==
+          std::vector<std::int32_t>{1, 1});
+    CHECK_THAT(error_message(nt::errc::type_mismatch, [&] { (void)nt::sign(ab); }),
+               Catch::Contains("e.g. astype<std::int8_t>()"));
+    CHECK(nt::any_tensor(nt::sign(ab.astype<std::int8_t>())).as<std::int8_t>().to_vector() == std::vector<std::int8_t>{1, 1});
+    CHECK_THAT(error_message(nt::errc::type_mismatch, [&] { (void)~af; }),
+               Catch::Contains("logical_not (operator !)"));
+    CHECK(nt::any_tensor(~af.astype<std::int64_t>()).as<std::int64_t>().to_vector() == std::vector<std::int64_t>{-2, -2});
+    CHECK(nt::any_tensor(!af).as<bool>().to_vector() == std::vector<bool>{false, false});
     // & | ^ on bool tensors, typed and any, and on integers.
     const nt::any_tensor m = nt::tensor<bool>({true, false, true});
     const auto n = nt::tensor<bool>({true, true, false});
@@ -122,7 +146,10 @@ TEST_CASE("masked_fill and assign_where write in place and refuse read-only view
     // A broadcast view is read-only: nothing is written, the message names the op.
     auto ro = nt::zeros<float>({3}, {"C"}).broadcast_to(nt::spec({2, 3}, {"N", "C"}));
     const std::string m = error_message(nt::errc::read_only, [&] { ro.masked_fill(mask, 1.0f); });
-    CHECK_THAT(m, Catch::Contains("masked_fill") && Catch::Contains("clone()"));
+    CHECK_THAT(m, Catch::Contains("masked_fill") && Catch::Contains("write into clone() or contiguous() instead"));
+    // The fix it suggests, run: both copies take the write.
+    CHECK(ro.clone().masked_fill(mask, 1.0f).to_vector() == std::vector<float>{1, 0, 1, 1, 0, 1});
+    CHECK(ro.contiguous().masked_fill(mask, 1.0f).to_vector() == std::vector<float>{1, 0, 1, 1, 0, 1});
     error_message(nt::errc::read_only, [&] { ro.assign_where(mask, nt::ones<float>({3}, {"C"})); });
     nt::any_tensor aro = ro;
     error_message(nt::errc::read_only, [&] { aro.masked_fill(nt::any_tensor(mask), 1); });
@@ -130,7 +157,17 @@ TEST_CASE("masked_fill and assign_where write in place and refuse read-only view
     // The mask must be bool and match by names.
     const std::string not_bool =
         error_message(nt::errc::type_mismatch, [&] { nt::any_tensor(t).masked_fill(nt::any_tensor(t), 0); });
-    CHECK_THAT(not_bool, Catch::Contains("masked_fill") && Catch::Contains("f32") && Catch::Contains("astype<bool>"));
+    CHECK_THAT(not_bool, Catch::Contains("masked_fill") && Catch::Contains("f32") && Catch::Contains("astype<bool>") &&
+                             Catch::Contains("comparison (t > 0)"));
+    // Both fixes it suggests, run: a comparison, or astype<bool>() (nonzero is true).
+    {
+        auto c1 = t.clone();
+        c1.masked_fill(t > 0, 0.0f);
+        nt::any_tensor c2 = t.clone();
+        c2.masked_fill(nt::any_tensor(t).astype<bool>(), 0);
+        CHECK(c1.to_vector() == std::vector<float>{-1, 0, -1, -1, 0, -1});
+        CHECK(c2.as<float>().to_vector() == std::vector<float>(6, 0.0f));  // t has no zero: every element is true
+    }
     const std::string unnamed = error_message(nt::errc::no_counterpart, [&] {
         t.masked_fill(nt::tensor<bool>({true, false, true}, {"W"}), 0.0f);
     });

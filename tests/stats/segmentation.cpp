@@ -28,7 +28,9 @@ TEST_CASE("one_hot: the class axis placed and named; types on request", "[segmen
 TEST_CASE("segmentation helpers: bad input is an nt::error naming the values and the fix", "[segmentation][errors]") {
     const auto lbl = nt::tensor<std::int32_t>({0, 3, 1});
     require_error([&] { (void)nt::one_hot(lbl, 3, 0); }, nt::errc::invalid_argument,
-                  {"one_hot", "hold 3", "element 1", "0..2", "Fix"});
+                  {"one_hot", "hold 3", "element 1", "0..2", "Fix: pass the number of classes"});
+    CHECK(nt::one_hot(lbl, 4, 0).spec().size(0) == 4);  // the fix: the number of classes
+    CHECK(nt::argmax(nt::one_hot(lbl, 4, 0), 0).to_vector() == std::vector<std::int64_t>{0, 3, 1});
     require_error([&] { (void)nt::one_hot(nt::tensor<std::int32_t>({-1}), 3, 0); }, nt::errc::invalid_argument,
                   {"-1"});
     require_error([&] { (void)nt::one_hot(lbl, 0, 0); }, nt::errc::invalid_argument, {"classes = 0"});

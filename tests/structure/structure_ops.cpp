@@ -245,6 +245,108 @@ TEST_CASE("an operator's no_counterpart suggests fixes an operator can take", "[
     }
 }
 
+TEST_CASE("the matcher's suggested fixes (policy, union, rename, refine_names, unsqueeze, squeeze) work", "[structure][errors]") {
+    const auto spec_of = [](const char* text) { return nt::parse_spec(text); };
+    const auto message_of = [](const nt::match_result& r) {
+        REQUIRE(!r.ok());
+        return r.error().message;
+    };
+    const nt::match_options positional{.policy = nt::policy::positional};
+    const nt::match_options names{.policy = nt::policy::names};
+    SECTION("positional, two names on one axis: rename one of the axes, or use policy 'names'") {
+        const std::vector<nt::spec> typo{spec_of("(2,3 | N,C)"), spec_of("(2,3 | N,D)")};
+        CHECK_THAT(message_of(nt::try_match(typo, positional)),
+                   Catch::Contains("Fix: rename one of the axes, or use policy 'names' to pair axes by name"));
+        const std::vector<nt::spec> renamed{typo[0], spec_of("(2,3 | N,C)")};
+        CHECK(nt::try_match(renamed, positional)->output == typo[0]);
+        const std::vector<nt::spec> swapped{spec_of("(2,3 | A,B)"), spec_of("(3,2 | B,A)")};
+        CHECK_THAT(message_of(nt::try_match(swapped, positional)), Catch::Contains("use policy 'names'"));
+        CHECK(nt::try_match(swapped, names)->output == swapped[0]);
+    }
+    SECTION("positional, one name on two axes: use policy 'names'") {
+        const std::vector<nt::spec> specs{spec_of("(3,3 | A,?)"), spec_of("(3 | A)")};
+        CHECK_THAT(message_of(nt::try_match(specs, positional)),
+                   Catch::Contains("Fix: use policy 'names' to pair axes by name"));
+        CHECK(nt::try_match(specs, names)->output == specs[0]);
+    }
+    SECTION("positional broadcast_to, a name landing on another: rename one of the axes, or use policy 'names'") {
+        CHECK_THAT(message_of(nt::try_broadcast_to(spec_of("(3 | A)"), spec_of("(2,3 | N,C)"), positional)),
+                   Catch::Contains("Fix: rename one of the axes, or use policy 'names'"));
+        CHECK(nt::try_broadcast_to(spec_of("(3 | C)"), spec_of("(2,3 | N,C)"), positional).ok());
+        CHECK_THAT(message_of(nt::try_broadcast_to(spec_of("(3,3 | A,B)"), spec_of("(3,3 | B,A)"), positional)),
+                   Catch::Contains("use policy 'names'"));
+        CHECK(nt::try_broadcast_to(spec_of("(3,3 | A,B)"), spec_of("(3,3 | B,A)"), names).ok());
+    }
+    SECTION("positional broadcast_to with extra axes: squeeze or index them away") {
+        const auto t = nt::ones<float>({1, 3});
+        CHECK_THAT(message_of(nt::try_broadcast_to(t.spec(), spec_of("(3)"), positional)),
+                   Catch::Contains("squeeze or index away the extra leading axes first"));
+        CHECK(nt::try_broadcast_to(t.squeeze(0).spec(), spec_of("(3)"), positional).ok());
+        CHECK(nt::try_broadcast_to(t.index(0).spec(), spec_of("(3)"), positional).ok());
+    }
+    SECTION("positional sizes that disagree: name the axes and use policy 'names', or unsqueeze") {
+        const auto a = nt::arange<float>(6).reshape({2, 3});
+        const auto b = nt::arange<float>(2);
+        const std::vector<nt::spec> specs{a.spec(), b.spec()};
+        CHECK_THAT(message_of(nt::try_match(specs, positional)),
+                   Catch::Contains("name the axes and use policy 'names', or insert axes (unsqueeze)"));
+        const std::vector<nt::spec> named{a.refine_names({"N", "C"}).spec(), b.refine_names({"N"}).spec()};
+        CHECK(nt::try_match(named, names)->output == nt::spec({2, 3}, {"N", "C"}));
+        const std::vector<nt::spec> unsqueezed{a.spec(), b.unsqueeze(1).spec()};
+        CHECK(nt::try_match(unsqueezed, positional)->output == a.spec());
+        CHECK((a + b.unsqueeze(1)).to_vector() == std::vector<float>{0, 1, 2, 4, 5, 6});
+    }
+    SECTION("unnamed sizes that disagree: refine_names, or use policy 'search'") {
+        const auto a = nt::arange<float>(6).reshape({2, 3});
+        const auto b = nt::arange<float>(2);
+        const std::string m = nt::test::error_message(nt::errc::incompatible_sizes, [&] { (void)(a + b); });
+        CHECK_THAT(m, Catch::Contains("name the axes so they pair by name (refine_names), or use policy 'search'"));
+        const auto by_name = a.refine_names({"N", "C"}) + b.refine_names({"N"});
+        CHECK(by_name.to_vector() == std::vector<float>{0, 1, 2, 4, 5, 6});
+        const std::vector<nt::Tensor<float>> inputs{a, b};
+        const auto views = nt::broadcast_tensors(inputs, nt::match_options{.policy = nt::policy::search});
+        CHECK((views[0] + views[1]).to_vector() == by_name.to_vector());
+    }
+    SECTION("search with equally good placements: name the axes (refine_names)") {
+        const std::vector<nt::spec> specs{spec_of("(2,3,2)"), spec_of("(2,1)")};
+        CHECK_THAT(message_of(nt::try_match(specs, nt::match_options{.policy = nt::policy::search})),
+                   Catch::Contains("Fix: name the axes so they pair by name (refine_names)"));
+        const std::vector<nt::spec> named{spec_of("(2,3,2 | A,B,C)"), spec_of("(2,1 | A,C)")};
+        CHECK(nt::try_match(named, nt::match_options{.policy = nt::policy::search})->output == named[0]);
+    }
+    SECTION("broadcast_to a target of another size: give the target that size, or name the axes") {
+        CHECK_THAT(message_of(nt::try_broadcast_to(spec_of("(2,3 | N,C)"), spec_of("(2,4 | N,C)"))),
+                   Catch::Contains("Fix: give the target size 3 there"));
+        CHECK(nt::try_broadcast_to(spec_of("(2,3 | N,C)"), spec_of("(2,3 | N,C)")).ok());
+        CHECK_THAT(message_of(nt::try_broadcast_to(spec_of("(3)"), spec_of("(3,4)"))),
+                   Catch::Contains("Fix: give the target size 3 there, or name the axes so they pair by name"));
+        CHECK(nt::try_broadcast_to(spec_of("(3)"), spec_of("(4,3)")).ok());
+        CHECK(nt::try_broadcast_to(spec_of("(3 | N)"), spec_of("(3,4 | N,C)"))->output == spec_of("(3,4 | N,C)"));
+    }
+    SECTION("an operator's operand with an axis the host lacks: rename the matching axis of the host") {
+        const auto host = nt::arange<float>(6).reshape({2, 3}, {"N", "H"});
+        const auto c = nt::arange<float>(3).rename({"C"});
+        const std::string m = nt::test::error_message(nt::errc::no_counterpart, [&] { (void)(host + c); });
+        CHECK_THAT(m, Catch::Contains("or rename the matching axis of the host to 'C'"));
+        CHECK((host.rename("H", "C") + c).to_vector() == std::vector<float>{0, 2, 4, 3, 5, 7});
+    }
+    SECTION("an axis the host lacks: set 'union'") {
+        const std::vector<nt::spec> specs{spec_of("(2,3 | N,C)"), spec_of("(4 | Z)")};
+        CHECK_THAT(message_of(nt::try_match(specs)),
+                   Catch::Contains("Fix: set 'union' to add it as a new output axis"));
+        CHECK(nt::try_match(specs, nt::match_options{.union_axes = true})->output ==
+              nt::spec({2, 3, 4}, {"N", "C", "Z"}));
+    }
+    SECTION("a likely typo: rename the axis, or set 'union' if it is a new axis") {
+        const std::vector<nt::spec> specs{spec_of("(2,3,4,5 | ?,D,H,W)"), spec_of("(2,3,4,5 | ?,Z,H,W)")};
+        CHECK_THAT(message_of(nt::try_match(specs)),
+                   Catch::Contains("Fix: rename the axis 'Z' to 'D', or set 'union' if it is a new axis"));
+        const std::vector<nt::spec> renamed{specs[0], spec_of("(2,3,4,5 | ?,D,H,W)")};
+        CHECK(nt::try_match(renamed)->output == specs[0]);
+        CHECK(nt::try_match(specs, nt::match_options{.union_axes = true})->output.rank() == 5);
+    }
+}
+
 TEST_CASE("with_union: one-hot labels by a comparison with the class axis", "[structure][union]") {
     // Labels (N,H,W) against classes (CLASS): union appends CLASS (matching.md rule 6).
     auto lbl = nt::arange<std::int64_t>(2 * 3 * 4).reshape({2, 3, 4}, {"N", "H", "W"});
@@ -267,7 +369,11 @@ TEST_CASE("no_counterpart suggests a present name one edit away", "[structure][e
     const auto vol = nt::ones<float>({2, 3}, {"DEPTH", "W"});
     const auto typo = nt::ones<float>({2}, {"DEPT"});
     require_error([&] { (void)(vol + typo); }, nt::errc::no_counterpart,
-                  {"'DEPT'", "(did you mean 'DEPTH'?)", "rename the axis 'DEPT' to 'DEPTH'"});
+                  {"'DEPT'", "(did you mean 'DEPTH'?)", "rename the axis 'DEPT' to 'DEPTH'",
+                   "or, if it is a new axis, give it to the host (host.unsqueeze(2, \"DEPT\"))"});
+    // Both fixes it suggests, run: the rename, or the host given the new axis.
+    CHECK((vol + typo.rename("DEPT", "DEPTH")).spec() == vol.spec());
+    CHECK((vol.unsqueeze(2, "DEPT") + typo).spec() == nt::spec({2, 3, 2}, {"DEPTH", "W", "DEPT"}));
     const auto lower = nt::ones<float>({3}, {"w"});
     require_error([&] { (void)(vol + lower); }, nt::errc::no_counterpart, {"(did you mean 'W'?)"});
     // The matcher says the same for configs (which can set union).

@@ -318,4 +318,19 @@ TEST_CASE("a pipeline config takes a tensor's shape and names from \"zarr\"", "[
     CHECK_NOTHROW(cfg.check("ct", ct.read()));
     require_error([&] { cfg.check("ct", nt::any_tensor(nt::zeros<std::int16_t>({3, 8, 4}, {"Z", "Y", "X"}))); },
                   nt::errc::incompatible_sizes, {"ct"});
+
+    // "names" that disagree with _ARRAY_DIMENSIONS, and a wrong "dtype": the fixes the
+    // messages suggest (drop "names" or rename the axis; change "dtype") load.
+    const auto config_with = [&](const std::string& ct_fields) {
+        std::ofstream(dir / "cfg2.json") << R"({"tensors": {"ct": {"zarr": "scan.zarr/ct", )" + ct_fields + R"(},
+            "w": {"shape": ["Y", "X"], "names": "Y X"}}, "steps": [{"name": "s", "broadcast": ["ct", "w"]}]})";
+        return (dir / "cfg2.json").string();
+    };
+    require_error([&] { (void)nt::load_config(config_with(R"("dtype": "i16", "names": "Z Y W")")); },
+                  nt::errc::invalid_spec,
+                  {"'X' (_ARRAY_DIMENSIONS)", "'W'", "Fix: drop \"names\" to take the array's, or rename the axis"});
+    CHECK(nt::load_config(config_with(R"("dtype": "i16")")).spec("ct") == ct.spec());
+    CHECK(nt::load_config(config_with(R"("dtype": "i16", "names": "Z Y X")")).spec("ct") == ct.spec());
+    require_error([&] { (void)nt::load_config(config_with(R"("dtype": "i32")")); }, nt::errc::type_mismatch,
+                  {"holds i16", "or change \"dtype\""});
 }
