@@ -236,9 +236,11 @@ TEST_CASE("pipeline_config: configs backed by .npy files", "[core][pipeline][num
             "image": {"npy": "image_f32.npy", "dtype": "u8"}, "labels": {"npy": "labels.npy"})" + steps) ==
               "tensors.image.npy: image_f32.npy holds f32 (descr '<f4'), but \"dtype\" says u8. Fix: convert the file "
               "(np.save(path, a.astype(...))) or change \"dtype\"");
-        // The fix it suggests, run: "dtype" changed to the file's.
+        // The fix it suggests, run: "dtype" changed to the file's (the names let the
+        // step pair the labels with the image; unnamed, they right-align and fail).
         const nt::pipeline_config cfg = load_text("dtype_fixed.json", tensors_start + R"(
-            "image": {"npy": "image_f32.npy", "dtype": "f32"}, "labels": {"npy": "labels.npy"})" + steps);
+            "image": {"npy": "image_f32.npy", "dtype": "f32", "names": "? C H W"},
+            "labels": {"npy": "labels.npy", "names": "? H W"})" + steps);
         CHECK(cfg.spec("image").rank() == 4);
     }
     SECTION("a file whose rank or size differs from the config") {

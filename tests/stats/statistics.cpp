@@ -22,7 +22,7 @@ TEST_CASE("statistics: bad arguments are nt::errors naming the op and the fix", 
     require_error([&] { (void)nt::percentile(t, -1.0, "W"); }, nt::errc::invalid_argument, {"percentile", "Fix"});
     // The fix it suggests, run: a percentage given to quantile goes to percentile.
     require_error([&] { (void)nt::quantile(t, 50.0, "W"); }, nt::errc::invalid_argument,
-                  {"pass a fraction (quantile) or a percentage in [0, 100] (percentile)"});
+                  {"pass a fraction in [0, 1] (quantile), or a percentage in [0, 100] to percentile"});
     CHECK(nt::percentile(t, 50.0, "W").to_vector() == nt::quantile(t, 0.5, "W").to_vector());
     require_error([&] { (void)nt::quantile(t, std::nan(""), "W"); }, nt::errc::invalid_argument, {"quantile"});
     require_error([&] { (void)nt::var(t, "H"); }, nt::errc::axis_out_of_range, {"'H'"});
