@@ -47,11 +47,8 @@ constexpr std::int64_t transpose_tile_edge = 64;
 
 // Tiles of a transposing copy into a buffer that stays in cache (run_reordered's
 // slices): 64 destination columns by 512 rows, so that the source, in memory, is read
-// in runs of up to 2 KiB by passes that take its lines whole (simd_transpose.cpp). A
-// (20,3,512,512) + (20,512,512 | ?,W,H) f32 add took 3.8 ms (best of 8 interleaved
-// rounds; median 4.2) with these, 4.2 (4.8) with the 32 x 256 tiles of block passes,
-// 4.9 (5.9) with 32 x 256 tiles of line passes; the (10,3,256,384) add, 0.45-0.53 ms
-// with each (2026-11-27).
+// in runs of up to 2 KiB by passes that take its lines whole (simd_transpose.cpp);
+// smaller tiles cut those runs short (figures: docs/performance.md, "Figures behind the engine's thresholds").
 constexpr std::int64_t cache_tile_inner = 64;
 constexpr std::int64_t cache_tile_outer = 512;
 
@@ -65,10 +62,9 @@ void set_tiles(loop_plan& plan, std::int64_t edge) {
 constexpr std::int64_t blocking_stride_bytes = 64;
 constexpr std::int64_t min_tile_edge = 16;
 // The columns of a chunk of rows that reread an input (make_loop_plan, step 6): 16 KiB
-// of that input, which stays in L1 while the other rows read it. A (20,3,512,512) +
-// (20,1,512,512) f32 add, whose 1 MiB rows of the second operand leave L2 before the
-// next channel reads them, took 3.0-3.5 ms this way and 3.3-4.2 whole rows at a time;
-// chunks of 8 and 32 KiB measured the same (2026-11-27).
+// of that input, which stays in L1 while the other rows read it, where whole rows of
+// it (1 MiB in a (20,1,512,512) operand) leave L2 before the next channel reads them;
+// 8 and 32 KiB measured the same (figures: docs/performance.md, "Figures behind the engine's thresholds").
 constexpr std::int64_t reused_chunk_bytes = 16384;
 // Contiguous runs shorter than this are copied by a typed loop rather than memcpy.
 constexpr std::int64_t memcpy_min_bytes = 256;
@@ -419,10 +415,10 @@ namespace {
 // do not merge into one run): the planner leaves the channel axis outside the kernel's
 // rows x columns, and every element went alone. With the channels as the rows
 // (2 to 4 of them, adjacent in the source, whose columns are a group of them apart),
-// deinterleave_rows takes them together: (800,900) of a (1024,1024,3) u8 image took
-// 668 us, against 67 us uncropped (2026-11-27). Crops narrower than 64 columns stay
-// as they were: a kernel call per row of channels costs more than it saves there
-// (60 rows of 32 columns: 2.0-3.1 us either way; of 13 columns, 1.0 us against 2.6).
+// deinterleave_rows takes them together, as it does for an uncropped image, which was
+// ten times faster. Crops narrower than 64 columns stay as they were: a kernel call
+// per row of channels costs more than it saves there (figures: docs/performance.md,
+// "Figures behind the engine's thresholds").
 void put_channels_in_rows(loop_plan& plan, std::int64_t es) noexcept {
     constexpr std::int64_t min_columns = 64;
     const int nd = plan.ndim();
@@ -473,8 +469,8 @@ bool copy_channels_transposed(const loop_plan& plan, char* dst, const char* src,
         return false;
     // The transposes take a cache line (together) or two (apart) of the axis that steps
     // by one element on their side; the other extent fills the scratch, in steps of 8.
-    // Apart, (256,384,3) f32 took 52-59 us with two lines, 85-92 with one, 72-79 with
-    // four; together, one line and two measured the same (2026-11-27).
+    // Apart, two lines were the fastest of one, two and four; together, one and two
+    // measured the same (figures: docs/performance.md, "Figures behind the engine's thresholds").
     const std::int64_t lines = (together ? 1 : 2) * 64 / es;
     const std::int64_t fill = std::max<std::int64_t>(8, scratch_bytes / (k * lines * es) / 8 * 8);
     const std::int64_t block_a = together ? fill : lines, block_b = together ? lines : fill;
@@ -510,9 +506,8 @@ bool copy_channels_transposed(const loop_plan& plan, char* dst, const char* src,
         }
     };
     // The blocks run from L1, so a second thread pays off late, where the threshold
-    // counts 64 bytes as one element (8 MiB by default): (3,256,384) f32 took 62 us on
-    // one thread, 100 on two; (3,512,768) 233 against 294; (3,768,1152) 839 against 623
-    // (2026-11-27).
+    // counts 64 bytes as one element (8 MiB by default): below that two threads were
+    // slower than one (figures: docs/performance.md, "Figures behind the engine's thresholds").
     const std::int64_t units = outer * blocks_a * blocks_b;
     if (want_parallel(plan.elements * es / 64)) parallel_for(units, body);
     else body(0, units);
@@ -548,8 +543,8 @@ void copy_strided_to(void* dst, std::span<const std::int64_t> dst_strides, const
                              (reinterpret_cast<std::uintptr_t>(p[0]) % static_cast<std::uintptr_t>(es)) == 0 &&
                              (reinterpret_cast<std::uintptr_t>(p[1]) % static_cast<std::uintptr_t>(es)) == 0;
         // An image's channels apart or together ((H,W,C) <-> (C,H,W)): 2 to 4 rows
-        // against as many interleaved elements. (256,384,3) -> (3,256,384) u8 took
-        // 3.3-4.2 us this way, 86-113 us element by element (2026-11-27).
+        // against as many interleaved elements: about 25 times faster than element by
+        // element (figures: docs/performance.md, "Figures behind the engine's thresholds").
         if (aligned && n0 >= 2 && n0 <= 4 && s1[0] == es && s1[1] == n0 * es && s0[1] == es &&
             deinterleave_rows(p[0], s0[0], p[1], n1, n0, element_size))
             return;

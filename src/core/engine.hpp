@@ -200,11 +200,9 @@ void loop_n(std::int64_t n, O* __restrict o, const A* __restrict a, std::int64_t
 // streaming it out would hurt. Measured on a (20,3,512,512) f32 add: 1.6x faster.
 inline constexpr std::int64_t stream_min_bytes = std::int64_t{32} << 20;
 // The SIMD rows of a binary operation whose output has its inputs' type (a + b) stream
-// from 8 MiB: an f32 add into a 12 MiB output took 0.37-0.44 ms streamed and
-// 0.49-0.57 ms with plain stores, and as long either way when its operands stayed in
-// L3 (0.24-0.28 ms); an add that reads the result next gained as well (2026-11-27, AMD
-// EPYC, L2 1 MiB). Casts did not: f32 -> u16 into 16 MiB took 0.75-0.78 ms streamed,
-// 0.67-0.71 plain, and the compiler's loops streamed no faster at 32 MiB.
+// from 8 MiB: above it streaming stores were faster than plain ones, and no slower when
+// the operands stayed in L3 or the next operation read the result. Casts did not gain,
+// nor did the compiler's loops at 32 MiB (figures: docs/performance.md, "Figures behind the engine's thresholds").
 inline constexpr std::int64_t simd_stream_min_bytes = std::int64_t{8} << 20;
 inline constexpr std::int64_t stream_min_row_bytes = 1024;
 
@@ -212,8 +210,8 @@ inline constexpr std::int64_t stream_min_row_bytes = 1024;
 /// output) goes out with streaming stores: large (or a slice of a large output), and
 /// not also an input. When an input
 /// is the output itself (`acc += x`), its lines are in cache when they are written, and
-/// streaming them out evicts them for nothing: an f32 (32,512,512) `acc += u16 volume`
-/// took 7.4-8.6 ms streamed, 4.0-4.2 ms with plain stores (2026-11-26).
+/// streaming them out evicts them for nothing (an in-place add took twice as long
+/// streamed; figures: docs/performance.md, "Figures behind the engine's thresholds").
 /// The bytes of the whole output while an operation runs a slice at a time on this
 /// thread (run_reordered), else 0: a slice is stored as its whole output would be.
 inline thread_local std::int64_t sliced_output_bytes = 0;

@@ -123,9 +123,8 @@ void TransposeT(char* dst, std::int64_t dst_row, const char* src, std::int64_t s
     };
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
     // Line passes read each source line whole, where a block's rows read it in parts a
-    // pass apart, and a power-of-two row stride had often evicted it from L1 in between:
-    // 4096^2 f64 took 12.5-13.1 ms against 19.6-21.4 (16.6 with 4x4 blocks in block
-    // passes), 4096^2 f32 as long (2026-11-27).
+    // pass apart, and a power-of-two row stride had often evicted it from L1 in between
+    // (figures: docs/performance.md, "Figures behind the engine's thresholds").
     if constexpr (sizeof(T) >= 4)
         passes(std::integral_constant<std::int64_t, 32 / sizeof(T)>{}, std::true_type{},
                [&](std::int64_t r0, std::int64_t i) {
@@ -137,8 +136,8 @@ void TransposeT(char* dst, std::int64_t dst_row, const char* src, std::int64_t s
     // 256-bit passes left, or all of it without AVX2. They take block passes: for bytes
     // and 16-bit elements, line passes keep 64 or 32 destination rows in flight, each
     // written 16 bytes at a time, and with a power-of-two row stride they share one L1
-    // set (4096^2 i16: 14.2 ms against 9.4; (64,256,256) u8 -> (2,1,0): 2.0 against
-    // 1.3 ms, 2026-11-27).
+    // set, which made them slower than block passes (figures: docs/performance.md,
+    // "Figures behind the engine's thresholds").
     constexpr std::int64_t k = 16 / sizeof(T);
     passes(std::integral_constant<std::int64_t, k>{}, std::false_type{},
            [&](std::int64_t r0, std::int64_t i) { TransposeRounds<T>(r0, i, at_dst, at_src); });
