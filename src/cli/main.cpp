@@ -16,11 +16,8 @@
 #include <cstring>
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 #include <iostream>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>

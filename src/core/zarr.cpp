@@ -731,9 +731,8 @@ array create(const std::string& path, nt::dtype dtype, shape_arg shape_in, shape
     write_metadata(path);
     if (durable) {
         // New folders are entries of their parents: those must reach the disk too.
-        detail::sync_folder(dir.parent_path().empty() ? std::string(".") : dir.parent_path().string(), where);
-        for (const auto& g : missing)
-            detail::sync_folder(g.parent_path().empty() ? std::string(".") : g.parent_path().string(), where);
+        detail::sync_folder(dir.parent_path().string(), where);
+        for (const auto& g : missing) detail::sync_folder(g.parent_path().string(), where);
     }
     return open(path, options.io);
 }
