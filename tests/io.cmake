@@ -7,8 +7,6 @@ nt_add_test_area(io ntensor::ntensor)
 if(NOT TARGET test_io)
     return()
 endif()
-# The header reader is private to the matcher (matcher/src/npy_header.hpp).
-target_include_directories(test_io PRIVATE ${PROJECT_SOURCE_DIR}/matcher/src)
 
 set(nt_io_data ${CMAKE_CURRENT_BINARY_DIR}/data/io)
 add_test(NAME io_numpy_generate
@@ -21,9 +19,8 @@ nt_add_file_tests(test_io io_numpy "[numpy]"
 set_tests_properties(io_numpy_check PROPERTIES FIXTURES_REQUIRED "io_numpy_files;io_numpy_written")
 
 # Random and damaged files; replaces operator new to bound allocations (its own
-# executable). Also reads archives through the CLI's header path (src/core).
+# executable). Also reads archives through the command's header path (src/formats).
 nt_add_test_area(io_fuzz ntensor::ntensor)
-target_include_directories(test_io_fuzz PRIVATE ${PROJECT_SOURCE_DIR}/matcher/src ${PROJECT_SOURCE_DIR}/src/core)
 
 # The guide's "Data in and out" round trip: the chapter's Python writes ct.npy
 # (scripts/run_doc_python.py runs the blocks of docs/guide.md), examples/guide_data

@@ -13,8 +13,10 @@
 
 # --- 1. each public header on its own --------------------------------------------
 file(GLOB nt_public_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/nt/*.hpp
-     ${PROJECT_SOURCE_DIR}/include/nt/detail/*.hpp ${PROJECT_SOURCE_DIR}/matcher/include/nt/*.hpp)
+     ${PROJECT_SOURCE_DIR}/include/nt/detail/*.hpp ${PROJECT_SOURCE_DIR}/matcher/include/nt/*.hpp
+     ${PROJECT_SOURCE_DIR}/matcher/include/nt/detail/*.hpp)
 set(nt_header_check_sources)
+set(nt_matcher_header_check_sources)
 foreach(header IN LISTS nt_public_headers)
     string(REGEX REPLACE "^.*/include/nt/" "" header_name ${header})
     string(MAKE_C_IDENTIFIER ${header_name} header_stem)
@@ -33,6 +35,9 @@ foreach(header IN LISTS nt_public_headers)
 #endif
 " @ONLY)
     list(APPEND nt_header_check_sources ${source})
+    if(header MATCHES "/matcher/include/")
+        list(APPEND nt_matcher_header_check_sources ${source})
+    endif()
 endforeach()
 list(APPEND nt_header_check_sources ${CMAKE_CURRENT_SOURCE_DIR}/packaging/umbrella_check.cpp)
 
@@ -42,6 +47,11 @@ if(NOT NTENSOR_SANITIZE)
     add_library(ntensor_header_check OBJECT ${nt_header_check_sources})
     target_link_libraries(ntensor_header_check PRIVATE ntensor::ntensor ntensor_build_flags)
     target_compile_options(ntensor_header_check PRIVATE $<$<CXX_COMPILER_ID:GNU,Clang>:-Werror>)
+    # The matcher's headers compile with the matcher alone on the include path: the
+    # solver needs nothing of the tensor library, the configs or the formats.
+    add_library(ntensor_matcher_header_check OBJECT ${nt_matcher_header_check_sources})
+    target_link_libraries(ntensor_matcher_header_check PRIVATE ntensor::matcher ntensor_build_flags)
+    target_compile_options(ntensor_matcher_header_check PRIVATE $<$<CXX_COMPILER_ID:GNU,Clang>:-Werror>)
 endif()
 
 # --- 2. install tree + find_package consumer ---------------------------------------

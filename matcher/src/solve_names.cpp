@@ -5,7 +5,7 @@
 #include <cctype>
 #include <string>
 
-#include "edit_distance.hpp"
+#include "nt/detail/edit_distance.hpp"
 #include "search.hpp"
 #include "solver.hpp"
 

@@ -11,11 +11,13 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <type_traits>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nt/dtype.hpp"
 #include "nt/error.hpp"
 #include "nt/spec.hpp"
 
@@ -26,27 +28,30 @@ static_assert(std::endian::native == std::endian::little,
 
 namespace {
 
-/// The dtype table: NumPy's kind and item size, ntensor's spelling, the descr written.
+/// The dtype table, one row per element type of NT_FOR_EACH_ELEMENT_TYPE: NumPy's
+/// kind and item size, ntensor's spelling, and the descr written ("|u1", "<f4").
 struct npy_type {
     char kind;
     std::int64_t size;
     std::string_view name;
-    std::string_view descr;
+    std::array<char, 3> descr_chars;
+
+    [[nodiscard]] constexpr std::string_view descr() const noexcept { return {descr_chars.data(), descr_chars.size()}; }
 };
-constexpr std::array<npy_type, 12> npy_types{{
-    {'b', 1, "b8", "|b1"},
-    {'i', 1, "i8", "|i1"},
-    {'i', 2, "i16", "<i2"},
-    {'i', 4, "i32", "<i4"},
-    {'i', 8, "i64", "<i8"},
-    {'u', 1, "u8", "|u1"},
-    {'u', 2, "u16", "<u2"},
-    {'u', 4, "u32", "<u4"},
-    {'u', 8, "u64", "<u8"},
-    {'f', 2, "f16", "<f2"},
-    {'f', 4, "f32", "<f4"},
-    {'f', 8, "f64", "<f8"},
-}};
+
+template <class T>
+constexpr npy_type npy_type_of(std::string_view name) noexcept {
+    char kind = 'u';
+    if constexpr (std::is_same_v<T, bool>) kind = 'b';
+    else if constexpr (std::is_same_v<T, half> || std::is_floating_point_v<T>) kind = 'f';
+    else if constexpr (std::is_signed_v<T>) kind = 'i';
+    static_assert(sizeof(T) <= 9, "a one-digit item size");
+    return {kind, sizeof(T), name, {sizeof(T) == 1 ? '|' : '<', kind, static_cast<char>('0' + sizeof(T))}};
+}
+
+#define NT_NPY_TYPE(T, tag, numpy_name) npy_type_of<T>(#tag),
+constexpr std::array npy_types{NT_FOR_EACH_ELEMENT_TYPE(NT_NPY_TYPE)};
+#undef NT_NPY_TYPE
 
 constexpr std::string_view magic{"\x93NUMPY", 6};
 /// Longest piece of the file quoted in a message.
@@ -351,7 +356,7 @@ std::size_t npy_item_size(std::string_view dtype) noexcept {
 
 std::string_view npy_descr_for(std::string_view dtype) noexcept {
     for (const auto& t : npy_types)
-        if (t.name == dtype) return t.descr;
+        if (t.name == dtype) return t.descr();
     return {};
 }
 

@@ -1,4 +1,4 @@
-// Internal: Levenshtein distance, for "did you mean" suggestions (config keys in
+// Levenshtein distance, for "did you mean" suggestions (config keys in
 // json_document.cpp, axis names in solve_names.cpp).
 #pragma once
 

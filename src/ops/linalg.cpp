@@ -709,22 +709,17 @@ tensor_base matmul(const tensor_base& a, const tensor_base& b) {
     name_list out_names;
     for (const axis_spec& s : p.output) out_names.push_back(s.name);
     std::int64_t next = static_cast<std::int64_t>(p.output.rank());
-    if (ra >= 2) {  // a's rows
+    // One operand's own axis kept in the output: a's rows, then b's columns.
+    auto keep_own_axis = [&](const tensor_base& t, int operand, std::size_t axis) {
         label l;
-        l.size = a.shape()[ra - 2];
-        l.axes[0] = bit(ra - 2);
+        l.size = t.shape()[axis];
+        l.axes[operand] = bit(axis);
         l.out = next++;
         labels.push_back(l);
-        out_names.push_back(a.names()[ra - 2]);
-    }
-    if (rb >= 2) {  // b's columns
-        label l;
-        l.size = b.shape()[rb - 1];
-        l.axes[1] = bit(rb - 1);
-        l.out = next++;
-        labels.push_back(l);
-        out_names.push_back(b.names()[rb - 1]);
-    }
+        out_names.push_back(t.names()[axis]);
+    };
+    if (ra >= 2) keep_own_axis(a, 0, ra - 2);
+    if (rb >= 2) keep_own_axis(b, 1, rb - 1);
     label inner;
     inner.size = a.shape()[ak];
     inner.axes[0] = bit(ak);

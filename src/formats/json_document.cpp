@@ -1,7 +1,7 @@
 // A read-only JSON document built by nlohmann's SAX parser (see json_document.hpp).
 #include "json_document.hpp"
 
-#include "edit_distance.hpp"
+#include "nt/detail/edit_distance.hpp"
 
 #include <algorithm>
 #include <functional>
