@@ -39,8 +39,8 @@
 
    must moreover use snippets, not illustrations, for its ```cpp blocks.
 
-2. The header table. docs/reference.md has a table whose first column is `header`; it
-   must have one row per public header (every .hpp under include/nt/ and
+2. The header tables. docs/reference.md has tables whose first column is `header`;
+   together they must have one row per public header (every .hpp under include/nt/ and
    <folder>/include/nt/, nt/detail/ excepted: the union of the folders, whatever they
    hold), and no row for a header that does not exist. A header that <nt/nt.hpp> does
    not reach (directly or through the headers it includes) must say
@@ -169,7 +169,7 @@ class Checker:
             for exact, like, form in ((MARKER, MARKER_LIKE, "<!-- snippet: FILE#TAG -->"),
                                       (OUTPUT, OUTPUT_LIKE, "<!-- output: FILE -->"),
                                       (ILLUSTRATION, ILLUSTRATION_LIKE, "<!-- illustration -->")):
-                if like.search(line) and not exact.match(line):
+                if like.match(line.strip()) and not exact.match(line):
                     self.fail(f"{rel}:{i + 1}", f"malformed marker {line.strip()!r}; write {form} on a line of its own")
             if FENCE_OPEN_ANY.match(line):
                 is_cpp = bool(FENCE_OPEN_CPP.match(line))
@@ -297,40 +297,46 @@ class Checker:
             return
         reach = self.umbrella_reach(headers)
         lines = doc.read_text(encoding="utf-8").split("\n")
-        table_start = next((i for i, line in enumerate(lines)
-                            if re.match(r"^\|\s*header\s*\|", line)), None)
-        if table_start is None:
+        tables = [i for i, line in enumerate(lines) if re.match(r"^\|\s*header\s*\|", line)]
+        if not tables:
             self.fail(rel, "no header table (a table whose first column is 'header')")
             return
         rows: dict[str, int] = {}
-        i = table_start + 2
-        while i < len(lines) and lines[i].startswith("|"):
-            m = HEADER_ROW.match(lines[i])
-            if not m:
-                self.fail(f"{rel}:{i + 1}", "header table row does not start with | `<nt/NAME.hpp>` |")
-            else:
-                name = m.group("name")
-                if name == "detail/*.hpp":
-                    pass
-                elif name in rows:
-                    self.fail(f"{rel}:{i + 1}", f"<nt/{name}> has a second row (first on line {rows[name] + 1})")
-                elif name not in headers:
-                    self.fail(f"{rel}:{i + 1}", f"<nt/{name}> is not a public header (none in include/nt/ or "
-                              "*/include/nt/); remove the row or fix its name")
-                else:
-                    rows[name] = i
-                    says_not = NOT_IN_UMBRELLA in lines[i]
-                    if name not in reach and not says_not:
-                        self.fail(f"{rel}:{i + 1}", f"<nt/{name}> is not reached from <nt/nt.hpp>; its row must say "
-                                  f"{NOT_IN_UMBRELLA} (or nt.hpp must include it)")
-                    if name in reach and says_not:
-                        self.fail(f"{rel}:{i + 1}", f"<nt/{name}> is reached from <nt/nt.hpp>; its row must not say "
-                                  f"{NOT_IN_UMBRELLA}")
-            i += 1
+        for table_start in tables:
+            i = table_start + 2
+            while i < len(lines) and lines[i].startswith("|"):
+                self.check_header_row(rel, i, lines[i], headers, reach, rows)
+                i += 1
+        table_start = tables[0]
         for name, path in sorted(headers.items()):
             if name not in rows:
                 self.fail(f"{rel}:{table_start + 1}", f"the header table has no row for <nt/{name}> "
                           f"({path.relative_to(self.root).as_posix()}); add | `<nt/{name}>` | what it declares |")
+
+    def check_header_row(self, rel: str, i: int, line: str, headers: dict[str, Path], reach: set[str],
+                         rows: dict[str, int]) -> None:
+        m = HEADER_ROW.match(line)
+        if not m:
+            self.fail(f"{rel}:{i + 1}", "header table row does not start with | `<nt/NAME.hpp>` |")
+            return
+        name = m.group("name")
+        if name == "detail/*.hpp":
+            return
+        if name in rows:
+            self.fail(f"{rel}:{i + 1}", f"<nt/{name}> has a second row (first on line {rows[name] + 1})")
+            return
+        if name not in headers:
+            self.fail(f"{rel}:{i + 1}", f"<nt/{name}> is not a public header (none in include/nt/ or "
+                      "*/include/nt/); remove the row or fix its name")
+            return
+        rows[name] = i
+        says_not = NOT_IN_UMBRELLA.lower() in line.lower()
+        if name not in reach and not says_not:
+            self.fail(f"{rel}:{i + 1}", f"<nt/{name}> is not reached from <nt/nt.hpp>; its row must say "
+                      f"{NOT_IN_UMBRELLA} (or nt.hpp must include it)")
+        if name in reach and says_not:
+            self.fail(f"{rel}:{i + 1}", f"<nt/{name}> is reached from <nt/nt.hpp>; its row must not say "
+                      f"{NOT_IN_UMBRELLA}")
 
     # -- 3. paths -------------------------------------------------------------------
 

@@ -1,7 +1,14 @@
-# Documentation checks: every code block of docs/*.md that carries a snippet marker
-# (<!-- snippet: guide_basics#creation -->) must equal its region of
-# examples/<file>.cpp, the code CTest builds and runs against <file>.expected.
-# scripts/check_docs.py needs only the python3 standard library.
+# Documentation checks (scripts/check_docs.py, standard library python3 only):
+# - every code block of docs/*.md and README.md is a snippet (<!-- snippet:
+#   guide_basics#creation -->, equal to its region of examples/<file>.cpp, the code
+#   CTest builds and runs against <file>.expected), an output (<!-- output: FILE -->,
+#   lines of examples/FILE.expected), a Python step run by scripts/run_doc_python.py,
+#   or marked <!-- illustration -->;
+# - the header tables of docs/reference.md list exactly the public headers of
+#   include/nt/ and */include/nt/ (nt/detail/ excepted), and say which ones
+#   <nt/nt.hpp> leaves out;
+# - every repository path (src/..., tests/..., docs/...) that docs/*.md, README.md
+#   and the folders' README.md files mention exists.
 #
 # Run by hand: python3 scripts/check_docs.py .
 if(NTENSOR_BUILD_TESTS)
