@@ -33,6 +33,17 @@
      directly before the opening fence says that no test runs the block (a shell
      command, a JSON fragment, a sketch of a declaration).
 
+   - a transcript: the line
+
+         <!-- transcript -->
+
+     directly before a block of `$ ntensor ...` and `$ cat FILE` lines, each followed
+     by what it prints (standard output and error). With --ntensor PATH (the test
+     docs_transcripts) each command runs from the project root and must print exactly
+     those lines; a last line `...` shows only the beginning of the output, and a line
+     `(exit status N)` after the output checks the exit status. Without --ntensor
+     transcripts are only counted.
+
    A block with none of these fails the check. A document that contains the line
 
        <!-- check_docs: every cpp block is a snippet -->
@@ -56,7 +67,8 @@
    follow '/', '~' or '$'. A program may be named after its source (tests/bench/bench_ops
    for the program built from tests/bench/bench_ops.cpp).
 
-Usage: check_docs.py [PROJECT_ROOT]   (default: the parent of this script's folder)
+Usage: check_docs.py [PROJECT_ROOT] [--ntensor PATH_OF_THE_NTENSOR_COMMAND]
+       (PROJECT_ROOT defaults to the parent of this script's folder)
 Exit status: 0 when every check passes, 1 when one does not (each failure is reported
 as file:line with what to do), 2 for bad usage. Standard library only, so any python3
 runs it.
@@ -67,6 +79,8 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import shlex
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -77,6 +91,10 @@ OUTPUT = re.compile(r"^\s*<!--\s*output:\s*(?P<file>[A-Za-z0-9_.-]+)\s*-->\s*$")
 OUTPUT_LIKE = re.compile(r"<!--\s*output\b")
 PYTHON = re.compile(r"^\s*<!--\s*python:\s*(?P<step>[A-Za-z0-9_.-]+)\s*-->\s*$")
 FENCE_OPEN_PYTHON = re.compile(r"^\s*```\s*python\s*$")
+TRANSCRIPT = re.compile(r"^\s*<!--\s*transcript\s*-->\s*$")
+TRANSCRIPT_LIKE = re.compile(r"<!--\s*transcript\b")
+EXIT_STATUS = re.compile(r"^\(exit status (?P<status>\d+)\)$")
+TRANSCRIPT_PROGRAMS = ("ntensor", "cat")
 ILLUSTRATION = re.compile(r"^\s*<!--\s*illustration\s*-->\s*$")
 ILLUSTRATION_LIKE = re.compile(r"<!--\s*illustration\b")
 STRICT = "<!-- check_docs: every cpp block is a snippet -->"
@@ -112,15 +130,21 @@ class Checker:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.failures: list[str] = []
+        self.transcript_failures: list[str] = []
         self.checked = 0
         self.outputs = 0
         self.illustrations = 0
         self.python = 0
+        self.transcripts = 0
+        self.ntensor: str | None = None  # the command's path: transcripts run only when it is given
         self.paths = 0
         self._examples: dict[Path, list[str]] = {}
 
     def fail(self, where: str, message: str) -> None:
         self.failures.append(f"{where}: {message}")
+
+    def fail_transcript(self, where: str, message: str) -> None:
+        self.transcript_failures.append(f"{where}: {message}")
 
     def example_lines(self, path: Path) -> list[str] | None:
         if path not in self._examples:
@@ -168,6 +192,7 @@ class Checker:
                 continue
             for exact, like, form in ((MARKER, MARKER_LIKE, "<!-- snippet: FILE#TAG -->"),
                                       (OUTPUT, OUTPUT_LIKE, "<!-- output: FILE -->"),
+                                      (TRANSCRIPT, TRANSCRIPT_LIKE, "<!-- transcript -->"),
                                       (ILLUSTRATION, ILLUSTRATION_LIKE, "<!-- illustration -->")):
                 if like.match(line.strip()) and not exact.match(line):
                     self.fail(f"{rel}:{i + 1}", f"malformed marker {line.strip()!r}; write {form} on a line of its own")
@@ -190,6 +215,9 @@ class Checker:
                     continue
                 if PYTHON.match(before) and FENCE_OPEN_PYTHON.match(lines[start]):
                     self.python += 1  # run by scripts/run_doc_python.py (tests/io.cmake, tests/zarr.cmake)
+                    continue
+                if TRANSCRIPT.match(before):
+                    self.transcript(f"{rel}:{start + 1}", block)
                     continue
                 output = OUTPUT.match(before)
                 if output:
@@ -255,6 +283,64 @@ class Checker:
             hint = ":\n    " + "\n    ".join(diff)
         self.fail(where, f"output {file}: the block's lines are not a run of lines of examples/{file}.expected; "
                   f"copy them from the file (or fix the example){hint}")
+
+    def transcript(self, where: str, block: list[str]) -> None:
+        """A shell session: `$ ntensor ...` or `$ cat FILE` lines, each followed by its output."""
+        commands: list[tuple[str, list[str]]] = []
+        for line in block:
+            if line.startswith("$ "):
+                commands.append((line[2:], []))
+            elif not commands:
+                self.fail_transcript(where, "a transcript starts with a command line '$ ...'")
+                return
+            else:
+                commands[-1][1].append(line)
+        if not commands:
+            self.fail_transcript(where, "an empty transcript")
+            return
+        self.transcripts += 1
+        if self.ntensor is None:
+            return
+        for command, shown in commands:
+            self.run_command(where, command, shown)
+
+    def run_command(self, where: str, command: str, shown: list[str]) -> None:
+        try:
+            argv = shlex.split(command, comments=True)
+        except ValueError as e:
+            self.fail_transcript(where, f"transcript command {command!r}: {e}")
+            return
+        if not argv or argv[0] not in TRANSCRIPT_PROGRAMS:
+            self.fail_transcript(where, f"transcript command {command!r}: a transcript runs only "
+                      f"{' and '.join(TRANSCRIPT_PROGRAMS)}; mark the block <!-- illustration --> instead")
+            return
+        if argv[0] == "ntensor":
+            argv[0] = self.ntensor
+        expected = [line.rstrip() for line in shown]
+        while expected and not expected[-1]:
+            expected.pop()
+        status = None
+        if expected and (m := EXIT_STATUS.match(expected[-1])):
+            status = int(m.group("status"))
+            expected.pop()
+        prefix_only = bool(expected) and expected[-1] == "..."
+        if prefix_only:
+            expected.pop()
+        run = subprocess.run(argv, cwd=self.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, timeout=120)
+        actual = [line.rstrip() for line in run.stdout.split("\n")]
+        while actual and not actual[-1]:
+            actual.pop()
+        if prefix_only:
+            actual = actual[: len(expected)]
+        if actual != expected:
+            diff = difflib.unified_diff(expected, actual, fromfile=f"{where.split(':')[0]} (the document)",
+                                        tofile=f"$ {command} (the output)", lineterm="")
+            self.fail_transcript(where, f"transcript: `{command}` prints something else; copy its output into the "
+                      "document (end the output with a line '...' to show only its beginning):\n    "
+                      + "\n    ".join(diff))
+        if status is not None and run.returncode != status:
+            self.fail_transcript(where, f"transcript: `{command}` exits with status {run.returncode}, the document says {status}")
 
     # -- 2. the header table --------------------------------------------------------
 
@@ -376,6 +462,10 @@ class Checker:
 
 
 def main(argv: list[str]) -> int:
+    ntensor = None
+    if len(argv) >= 3 and argv[-2] == "--ntensor":
+        ntensor = str(Path(argv[-1]).resolve())
+        argv = argv[:-2]
     if len(argv) > 2 or (len(argv) == 2 and argv[1] in ("-h", "--help")):
         print(__doc__)
         return 2
@@ -385,24 +475,38 @@ def main(argv: list[str]) -> int:
         print(f"check_docs: no docs/ folder under {root}", file=sys.stderr)
         return 2
     checker = Checker(root.resolve())
+    checker.ntensor = ntensor
     documents = sorted(checker.root.joinpath("docs").glob("*.md"))
     if checker.root.joinpath("README.md").is_file():
         documents.append(checker.root / "README.md")
     for doc in documents:
         checker.check_document(doc)
-    checker.check_header_table()
-    for doc in checker.path_documents():
-        checker.check_paths(doc)
-    summary = (f"{checker.checked} snippet(s) and {checker.outputs} output(s) compared, "
-               f"{checker.python} Python block(s) run elsewhere, {checker.illustrations} illustration(s), {checker.paths} path mention(s) checked")
-    if checker.failures:
-        for failure in checker.failures:
+    if ntensor is None:
+        checker.check_header_table()
+        for doc in checker.path_documents():
+            checker.check_paths(doc)
+    if ntensor is not None:
+        # The test docs_transcripts: the transcripts alone (docs_snippets checks the rest).
+        for failure in checker.transcript_failures:
             print(f"check_docs: {failure}", file=sys.stderr)
-        print(f"check_docs: {len(checker.failures)} problem(s); {summary}", file=sys.stderr)
+        if checker.transcript_failures:
+            print(f"check_docs: {len(checker.transcript_failures)} problem(s) in "
+                  f"{checker.transcripts} transcript(s)", file=sys.stderr)
+            return 1
+        print(f"check_docs: {checker.transcripts} transcript(s) print what the documents show")
+        return 0
+    failures = checker.failures + checker.transcript_failures
+    summary = (f"{checker.checked} snippet(s) and {checker.outputs} output(s) compared, "
+               f"{checker.transcripts} transcript(s) (run by docs_transcripts), "
+               f"{checker.python} Python block(s) (run by their tests), "
+               f"{checker.illustrations} illustration(s), {checker.paths} path mention(s) checked")
+    if failures:
+        for failure in failures:
+            print(f"check_docs: {failure}", file=sys.stderr)
+        print(f"check_docs: {len(failures)} problem(s); {summary}", file=sys.stderr)
         return 1
     print(f"check_docs: all good; {summary}")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

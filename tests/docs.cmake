@@ -10,10 +10,18 @@
 # - every repository path (src/..., tests/..., docs/...) that docs/*.md, README.md
 #   and the folders' README.md files mention exists.
 #
+# - every code block marked <!-- transcript --> (a shell session of `ntensor` and
+#   `cat` commands with their output) prints what it shows: docs_transcripts runs
+#   each command from the project root with the ntensor command built here.
+#
 # Run by hand: python3 scripts/check_docs.py .
+#              python3 scripts/check_docs.py . --ntensor build/release/src/ntensor
 if(NTENSOR_BUILD_TESTS)
     add_test(NAME docs_snippets
              COMMAND ${NT_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/check_docs.py ${PROJECT_SOURCE_DIR})
+    add_test(NAME docs_transcripts
+             COMMAND ${NT_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/check_docs.py ${PROJECT_SOURCE_DIR}
+                     --ntensor $<TARGET_FILE:ntensor_cli>)
 endif()
 
 # The element-type tables of docs/reference.md (types, the 12 x 12 promotion table,
