@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the documentation against the tree: its code, its header table and its paths.
+"""Checks the documentation against the tree: its code, its header tables and its paths.
 
 1. Code blocks. Every fenced code block in docs/*.md and README.md is one of:
 
@@ -26,13 +26,6 @@
 
      directly before a ```python block, whose blocks scripts/run_doc_python.py runs
      (tests registered in tests/io.cmake and tests/zarr.cmake).
-   - an illustration: the line
-
-         <!-- illustration -->
-
-     directly before the opening fence says that no test runs the block (a shell
-     command, a JSON fragment, a sketch of a declaration).
-
    - a transcript: the line
 
          <!-- transcript -->
@@ -43,6 +36,12 @@
      those lines; a last line `...` shows only the beginning of the output, and a line
      `(exit status N)` after the output checks the exit status. Without --ntensor
      transcripts are only counted.
+   - an illustration: the line
+
+         <!-- illustration -->
+
+     directly before the opening fence says that no test runs the block (a shell
+     command, a JSON fragment, a sketch of a declaration).
 
    A block with none of these fails the check. A document that contains the line
 
@@ -64,8 +63,11 @@
    examples/<name>.expected is checked up to its folder). A folder's README.md may
    also name paths relative to its own folder. Paths of the build tree (build/...)
    and of a user's machine (/..., ~/..., $HOME/...) are not checked: a match must not
-   follow '/', '~' or '$'. A program may be named after its source (tests/bench/bench_ops
-   for the program built from tests/bench/bench_ops.cpp).
+   follow '/', '~' or '$'. A program may be named after its source
+   (tests/bench/bench_ops for the program built from tests/bench/bench_ops.cpp).
+
+With --ntensor, only the transcripts are run and reported (the test
+docs_transcripts); without it, everything else (the test docs_snippets).
 
 Usage: check_docs.py [PROJECT_ROOT] [--ntensor PATH_OF_THE_NTENSOR_COMMAND]
        (PROJECT_ROOT defaults to the parent of this script's folder)
@@ -234,10 +236,11 @@ class Checker:
                     self.fail(f"{rel}:{start + 1}", "```cpp block without a snippet marker (this document "
                               "requires one before every cpp block: copy the code from an example region)")
                     continue
-                self.fail(f"{rel}:{start + 1}", "code block that no test checks: put <!-- snippet: FILE#TAG --> "
-                          "before it (a region of examples/FILE.cpp, which CTest builds and runs), "
-                          "<!-- output: FILE --> directly before it (lines printed by examples/FILE.cpp, found in "
-                          "examples/FILE.expected), or <!-- illustration --> directly before its opening fence")
+                self.fail(f"{rel}:{start + 1}", "code block that no test checks: on the line directly before its "
+                          "opening fence, put <!-- snippet: FILE#TAG --> (C++: a region of examples/FILE.cpp), "
+                          "<!-- output: FILE --> (lines of examples/FILE.expected), <!-- transcript --> (ntensor "
+                          "and cat commands with their output, run by docs_transcripts) or <!-- illustration --> "
+                          "(nothing runs it); see docs/README.md, 'Examples are tested'")
                 continue
             i += 1
         if pending:
