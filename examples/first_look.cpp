@@ -2,6 +2,7 @@
 // through views, and element-wise math with names.
 #include <iostream>
 
+// [first-look]
 #include <nt/nt.hpp>
 
 int main() {
@@ -28,3 +29,4 @@ int main() {
     auto sum = img + lbl * 2.0f;
     std::cout << "img + lbl * 2: " << sum.spec() << " mean " << nt::mean(sum).at() << "\n";
 }
+// [first-look]
