@@ -26,13 +26,12 @@ is stored reversed along axis and read through a negative-stride view) or
 broadcast_to view of the given sizes).
 Names are "?" for unnamed. Floats are printed with repr() so they round-trip.
 """
-import argparse
 import itertools
-import random
-import sys
 import warnings
 
 import numpy as np
+
+import oracle
 
 warnings.filterwarnings("ignore")  # empty means, invalid values: expected here
 
@@ -938,44 +937,40 @@ def sweeps(rng, cid):
                 cid += 1
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--seed", type=int, required=True)
-    parser.add_argument("--count", type=int, default=4000)
-    parser.add_argument("--out", required=True)
+def sweep_option(parser):
     parser.add_argument("--sweep", action="store_true",
                         help="also the promotion table, every operation and cast over every dtype, every reduction "
                              "over every axis subset of ranks 0 to 4, with and without keepdims, and over long axes")
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
+
+
+def cases(args, rng, f):
     makers = [binary_case] * 5 + [unary_case] * 2 + [cast_case, where_case] + [reduction_case] * 3 + MATH_AND_MASKS
-    with open(args.out, "w") as f:
-        if args.sweep:
-            for line in promotion_lines():
-                f.write(line + "\n")
-        for cid in range(args.count):
-            for line in rng.choice(makers)(rng, cid):
+    if args.sweep:
+        for line in promotion_lines():
+            f.write(line + "\n")
+    for cid in range(args.count):
+        for line in rng.choice(makers)(rng, cid):
+            f.write(line.rstrip() + "\n")
+    swept = 0
+    if args.sweep:
+        cid = args.count
+        for op in REDUCTIONS:
+            for rank in range(5):
+                subsets = [s for k in range(rank + 1) for s in itertools.combinations(range(rank), k)] + [None]
+                for axes in subsets:
+                    for keepdims in (False, True):
+                        for line in reduction_case(rng, cid, op, rank, axes, keepdims):
+                            f.write(line.rstrip() + "\n")
+                        cid += 1
+                        swept += 1
+        for case in itertools.chain(sweeps(rng, cid), converting_cases(rng, cid + 100000),
+                                    reordered_cases(rng, cid + 200000), chunked_cases(rng, cid + 300000)):
+            for line in case:
                 f.write(line.rstrip() + "\n")
-        swept = 0
-        if args.sweep:
-            cid = args.count
-            for op in REDUCTIONS:
-                for rank in range(5):
-                    subsets = [s for k in range(rank + 1) for s in itertools.combinations(range(rank), k)] + [None]
-                    for axes in subsets:
-                        for keepdims in (False, True):
-                            for line in reduction_case(rng, cid, op, rank, axes, keepdims):
-                                f.write(line.rstrip() + "\n")
-                            cid += 1
-                            swept += 1
-            for case in itertools.chain(sweeps(rng, cid), converting_cases(rng, cid + 100000),
-                                        reordered_cases(rng, cid + 200000), chunked_cases(rng, cid + 300000)):
-                for line in case:
-                    f.write(line.rstrip() + "\n")
-                cid += 1
-                swept += 1
-    print(f"seed {args.seed}: {args.count} random cases and {swept} swept cases -> {args.out}")
+            cid += 1
+            swept += 1
+    return f"seed {args.seed}: {args.count} random cases and {swept} swept cases -> {args.out}"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    oracle.run(cases, count=4000, options=sweep_option)
