@@ -1,27 +1,6 @@
-# .npy / .npz files and nt::any_tensor (test_io), their robustness under random
-# and damaged input (test_io_fuzz), and the NumPy oracle:
-#   io_numpy_generate  NumPy writes files of every dtype / order / version / archive
-#   "io_numpy: ..."    test_io's [numpy] cases read them, compare, write them back
-#   io_numpy_check     NumPy reads what ntensor wrote (tests/io/check_written.py)
-nt_add_test_area(io ntensor::ntensor)
-if(NOT TARGET test_io)
-    return()
-endif()
-
-set(nt_io_data ${CMAKE_CURRENT_BINARY_DIR}/data/io)
-add_test(NAME io_numpy_generate
-         COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/io/gen_npy.py --out ${nt_io_data})
-add_test(NAME io_numpy_check COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/io/check_written.py ${nt_io_data})
-set_tests_properties(io_numpy_generate PROPERTIES FIXTURES_SETUP io_numpy_files)
-# The [numpy] cases read NumPy's files and write theirs, which io_numpy_check reads.
-nt_add_file_tests(test_io io_numpy "[numpy]"
-                  PROPERTIES FIXTURES_REQUIRED io_numpy_files FIXTURES_SETUP io_numpy_written)
-set_tests_properties(io_numpy_check PROPERTIES FIXTURES_REQUIRED "io_numpy_files;io_numpy_written")
-
-# Random and damaged files; replaces operator new to bound allocations (its own
-# executable). Also reads archives through the command's header path (src/formats).
-nt_add_test_area(io_fuzz ntensor::ntensor)
-
+# (test_io, test_io_fuzz and the NumPy oracle of .npy / .npz files are declared in
+# tests/CMakeLists.txt.)
+#
 # The guide's "Data in and out" round trip: the chapter's Python writes ct.npy
 # (scripts/run_doc_python.py runs the blocks of docs/guide.md), examples/guide_data
 # maps it and writes results, the chapter's Python reads them with NumPy.

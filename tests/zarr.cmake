@@ -1,14 +1,15 @@
 # nt/zarr.hpp: Zarr v2 stores and OME-Zarr images (test_zarr), against zarr-python,
 # xarray and Dask (Debian python3-zarr, python3-xarray, python3-dask,
 # python3-distributed), which generate and check stores inside the test command.
-nt_add_test_area(zarr ntensor::ntensor nlohmann_json::nlohmann_json)
+# (test_zarr and its oracles, zarr_python and zarr_ome, are declared in
+# tests/CMakeLists.txt; here the command, the guide's chapter and Dask on processes.)
 if(NOT TARGET test_zarr)
     return()
 endif()
 set(nt_zarr_data ${CMAKE_CURRENT_BINARY_DIR}/data/zarr)
 
 # `ntensor info` and `ntensor check` on stores zarr-python and xarray write.
-add_test(NAME zarr_cli COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/check_cli_zarr.py
+add_test(NAME zarr_cli COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/io/zarr/check_cli_zarr.py
                                $<TARGET_FILE:ntensor_cli> ${nt_zarr_data}/cli)
 
 # The chapter "Data larger than memory" (docs/zarr.md) as CTest runs it: its Python
@@ -33,28 +34,9 @@ if(NTENSOR_BUILD_EXAMPLES)
     set_tests_properties(guide_zarr_python_reads PROPERTIES FIXTURES_REQUIRED "guide_zarr_input;guide_zarr_output")
 endif()
 
-# zarr-python and xarray write, ntensor reads ([numpy] cases); ntensor writes,
-# zarr-python, xarray and Dask read (check_zarr.py after the cases).
-add_test(NAME zarr_python_generate
-         COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/gen_zarr.py --out ${nt_zarr_data}/py)
-set_tests_properties(zarr_python_generate PROPERTIES FIXTURES_SETUP zarr_py_files)
-nt_add_file_tests(test_zarr zarr_python "[zarr][numpy]~[ome]"
-                  PROPERTIES FIXTURES_REQUIRED zarr_py_files FIXTURES_SETUP zarr_py_written)
-add_test(NAME zarr_python_check
-         COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/check_zarr.py ${nt_zarr_data}/py)
-set_tests_properties(zarr_python_check PROPERTIES FIXTURES_REQUIRED "zarr_py_files;zarr_py_written")
 # Dask on worker processes (zarr_python_check runs the LocalCluster on threads): the
 # mean over Z of ntensor's (Z,Y,X) store against ntensor's nt::mean.
 add_test(NAME zarr_dask_processes_check
-         COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/check_dask.py ${nt_zarr_data}/py --processes 1)
-set_tests_properties(zarr_dask_processes_check PROPERTIES FIXTURES_REQUIRED "zarr_py_files;zarr_py_written"
+         COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/io/zarr/check_dask.py ${nt_zarr_data}/py --processes 1)
+set_tests_properties(zarr_dask_processes_check PROPERTIES FIXTURES_REQUIRED "zarr_python_files;zarr_python_written"
                                                           TIMEOUT 300)
-
-# OME-Zarr: gen_ome.py hand-writes an NGFF 0.4 image; the [ome][numpy] cases open it
-# and write one with write_ome, which gen_ome.py --check reads with zarr-python.
-add_test(NAME zarr_ome_generate COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/gen_ome.py --out ${nt_zarr_data}/ome)
-set_tests_properties(zarr_ome_generate PROPERTIES FIXTURES_SETUP zarr_ome_files)
-nt_add_file_tests(test_zarr zarr_ome "[ome][numpy]"
-                  PROPERTIES FIXTURES_REQUIRED zarr_ome_files FIXTURES_SETUP zarr_ome_written)
-add_test(NAME zarr_ome_check COMMAND ${NT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zarr/gen_ome.py --check ${nt_zarr_data}/ome)
-set_tests_properties(zarr_ome_check PROPERTIES FIXTURES_REQUIRED "zarr_ome_files;zarr_ome_written")

@@ -319,7 +319,7 @@ TEST_CASE("pipeline: large configs read and plan in linear time", "[.large][conf
     // Regression: the reader used nlohmann::ordered_json (a linear search per key)
     // and looked every broadcast key up linearly: 40,000 tensors took 3.4 s, 40,000
     // inputs 9.8 s. At these sizes that was minutes; now it is about a second (CTest
-    // TIMEOUT in tests/config.cmake). tests/bench/bench_config.cpp measures it.
+    // TIMEOUT in tests/CMakeLists.txt). tests/bench/bench_config.cpp measures it.
     constexpr int n = 200'000;
     std::string tensors = "{";
     std::string keys = "[";

@@ -15,15 +15,18 @@ Everything goes under --out (a folder, emptied first):
 
 After test_io has run, check_written.py reads what ntensor wrote back.
 """
-import argparse
 import hashlib
 import os
 import random
-import shutil
 import struct
+import sys
 import zipfile
 
 import numpy as np
+
+# The shared oracle writer, tests/numpy/oracle.py.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../numpy"))
+import oracle  # noqa: E402
 
 DTYPES = ["b8", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64"]
 NUMPY = {"b8": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
@@ -56,8 +59,7 @@ def raw(arr):
     return np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<")).tobytes(order="C")
 
 
-def shape_text(shape):
-    return " ".join([str(len(shape))] + [str(s) for s in shape])
+shape_text = oracle.shape_text
 
 
 def rewrite_zip64(src, dst):
@@ -88,17 +90,11 @@ def rewrite_zip64(src, dst):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--seed", type=int, default=20261123)
-    args = ap.parse_args()
+    args = oracle.arguments(seeded=False)
     rng = np.random.default_rng(args.seed)
     pick = random.Random(args.seed)
 
-    shutil.rmtree(args.out, ignore_errors=True)
-    os.makedirs(os.path.join(args.out, "npy"))
-    os.makedirs(os.path.join(args.out, "npz"))
-    os.makedirs(os.path.join(args.out, "written"))
+    oracle.folder(args.out, "npy", "npz", "written")
     lines = []
 
     def add_npy(dtype, shape, order, version, byteorder):
@@ -160,8 +156,7 @@ def main():
     digest = hashlib.sha256(open(os.path.join(args.out, "cow.npy"), "rb").read()).hexdigest()
     open(os.path.join(args.out, "cow.sha256"), "w").write(digest + "\n")
 
-    with open(os.path.join(args.out, "manifest.txt"), "w") as f:
-        f.write("\n".join(lines) + "\n")
+    oracle.write_lines(os.path.join(args.out, "manifest.txt"), lines)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 // .npy / .npz without NumPy: round trips through ntensor, names, the header reader,
 // atomic saves, mapping modes and every error code with what its message names.
-// (NumPy as the oracle: io_numpy.cpp. Random and damaged files: tests/io_fuzz.)
+// (NumPy as the oracle: io_numpy.cpp. Random and damaged files: tests/io/fuzz.)
 #include <catch2/catch.hpp>
 
 #include <csignal>

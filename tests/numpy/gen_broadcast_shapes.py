@@ -6,11 +6,9 @@ broadcast). Run by CTest before test_matcher's [numpy] cases.
 Output, one case per line:  <k> (<rank> <sizes...>){k} ok <rank> <sizes...>
                        or:  <k> (<rank> <sizes...>){k} error
 """
-import argparse
-import random
-import sys
-
 import numpy as np
+
+import oracle
 
 
 def random_case(rng):
@@ -29,29 +27,20 @@ def random_case(rng):
     return shapes
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--seed", type=int, required=True)
-    parser.add_argument("--count", type=int, default=3000)
-    parser.add_argument("--out", required=True)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
+def cases(args, rng, out):
     ok = 0
-    with open(args.out, "w") as f:
-        for _ in range(args.count):
-            shapes = random_case(rng)
-            fields = [str(len(shapes))]
-            for s in shapes:
-                fields += [str(len(s))] + [str(d) for d in s]
-            try:
-                result = np.broadcast_shapes(*[tuple(s) for s in shapes])
-                fields += ["ok", str(len(result))] + [str(d) for d in result]
-                ok += 1
-            except ValueError:
-                fields.append("error")
-            f.write(" ".join(fields) + "\n")
-    print(f"seed {args.seed}: {args.count} cases, {ok} broadcastable -> {args.out}")
+    for _ in range(args.count):
+        shapes = random_case(rng)
+        fields = [str(len(shapes))] + [oracle.shape_text(s) for s in shapes]
+        try:
+            result = np.broadcast_shapes(*[tuple(s) for s in shapes])
+            fields += ["ok", oracle.shape_text(result)]
+            ok += 1
+        except ValueError:
+            fields.append("error")
+        out.write(" ".join(fields) + "\n")
+    return f"seed {args.seed}: {args.count} cases, {ok} broadcastable -> {args.out}"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    oracle.run(cases, count=3000)

@@ -26,13 +26,12 @@ is stored reversed along axis and read through a negative-stride view) or
 broadcast_to view of the given sizes).
 Names are "?" for unnamed. Floats are printed with repr() so they round-trip.
 """
-import argparse
 import itertools
-import random
-import sys
 import warnings
 
 import numpy as np
+
+import oracle
 
 warnings.filterwarnings("ignore")  # empty means, invalid values: expected here
 
@@ -750,7 +749,7 @@ def named_binary_case(cid, op, dtype, host, host_names, other_line, aligned, oth
 def reordered_cases(rng, cid):
     """Named binary operations of 2^15 elements and more whose operand stored in another
     axis order, and broadcast over an axis, is copied into the output's order first
-    (run_reordered in src/core/engine.cpp): a slice of the outermost axis at a time, or
+    (run_reordered in src/engine/strided_copy.cpp): a slice of the outermost axis at a time, or
     whole when the operand is broadcast along that axis too; read through a negative
     stride; first or second operand; results of another element size than the operands'
     (a comparison's bool, an integer division's double). Small integer values keep the
@@ -847,7 +846,7 @@ def sweeps(rng, cid):
                 a = unary_operand(rng, op, dtype, shape)
                 yield [f"case {cid} unary {op}", a.lines(), unary_tail(op, a)]
                 cid += 1
-    # Rows long enough for the SIMD float functions (src/core/simd_unary.cpp), whole and
+    # Rows long enough for the SIMD float functions (src/engine/simd/simd_unary.cpp), whole and
     # partial vectors, values over many binades: exp's overflow and subnormal results,
     # log's subnormal arguments, sin's and cos's large ones.
     for op in SIMD_MATH:
@@ -925,7 +924,7 @@ def sweeps(rng, cid):
             for shape, axes, view in layouts:
                 yield reduction_case(rng, cid, op, axes=axes, keepdims=False, dtype=dtype, shape=shape, view=view)
                 cid += 1
-            # The SIMD folds (src/core/simd_reduce.cpp, the outer traversal's row kernels)
+            # The SIMD folds (src/engine/simd/simd_reduce.cpp, the outer traversal's row kernels)
             # and argmax's tiles: kept rows wider than a tile, reduced axes that merge,
             # and long runs without NaN (a NaN sends a run of min or max to the loop).
             if op not in ("min", "max", "any", "sum", "argmax") or dtype in ("int64", "uint64", "float16"):
@@ -938,44 +937,40 @@ def sweeps(rng, cid):
                 cid += 1
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--seed", type=int, required=True)
-    parser.add_argument("--count", type=int, default=4000)
-    parser.add_argument("--out", required=True)
+def sweep_option(parser):
     parser.add_argument("--sweep", action="store_true",
                         help="also the promotion table, every operation and cast over every dtype, every reduction "
                              "over every axis subset of ranks 0 to 4, with and without keepdims, and over long axes")
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
+
+
+def cases(args, rng, f):
     makers = [binary_case] * 5 + [unary_case] * 2 + [cast_case, where_case] + [reduction_case] * 3 + MATH_AND_MASKS
-    with open(args.out, "w") as f:
-        if args.sweep:
-            for line in promotion_lines():
-                f.write(line + "\n")
-        for cid in range(args.count):
-            for line in rng.choice(makers)(rng, cid):
+    if args.sweep:
+        for line in promotion_lines():
+            f.write(line + "\n")
+    for cid in range(args.count):
+        for line in rng.choice(makers)(rng, cid):
+            f.write(line.rstrip() + "\n")
+    swept = 0
+    if args.sweep:
+        cid = args.count
+        for op in REDUCTIONS:
+            for rank in range(5):
+                subsets = [s for k in range(rank + 1) for s in itertools.combinations(range(rank), k)] + [None]
+                for axes in subsets:
+                    for keepdims in (False, True):
+                        for line in reduction_case(rng, cid, op, rank, axes, keepdims):
+                            f.write(line.rstrip() + "\n")
+                        cid += 1
+                        swept += 1
+        for case in itertools.chain(sweeps(rng, cid), converting_cases(rng, cid + 100000),
+                                    reordered_cases(rng, cid + 200000), chunked_cases(rng, cid + 300000)):
+            for line in case:
                 f.write(line.rstrip() + "\n")
-        swept = 0
-        if args.sweep:
-            cid = args.count
-            for op in REDUCTIONS:
-                for rank in range(5):
-                    subsets = [s for k in range(rank + 1) for s in itertools.combinations(range(rank), k)] + [None]
-                    for axes in subsets:
-                        for keepdims in (False, True):
-                            for line in reduction_case(rng, cid, op, rank, axes, keepdims):
-                                f.write(line.rstrip() + "\n")
-                            cid += 1
-                            swept += 1
-            for case in itertools.chain(sweeps(rng, cid), converting_cases(rng, cid + 100000),
-                                        reordered_cases(rng, cid + 200000), chunked_cases(rng, cid + 300000)):
-                for line in case:
-                    f.write(line.rstrip() + "\n")
-                cid += 1
-                swept += 1
-    print(f"seed {args.seed}: {args.count} random cases and {swept} swept cases -> {args.out}")
+            cid += 1
+            swept += 1
+    return f"seed {args.seed}: {args.count} random cases and {swept} swept cases -> {args.out}"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    oracle.run(cases, count=4000, options=sweep_option)

@@ -8,19 +8,12 @@ Writes, one per line:
                                            subnormal range and its rounding, zeros, inf, NaN
   from_double <float64 bits> <half bits>   the same from double (rounded once)
 """
-import argparse
-import random
-import sys
-
 import numpy as np
 
+import oracle
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--seed", type=int, default=20261123)
-    parser.add_argument("--out", required=True)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
+
+def cases(args, rng, out):
     lines = []
     halves = np.arange(65536, dtype=np.uint32).astype(np.uint16)
     floats = halves.view(np.float16).astype(np.float32).view(np.uint32)
@@ -55,10 +48,9 @@ def main():
     with np.errstate(all="ignore"):
         conv = arr.astype(np.float16)
     lines += [f"from_double {d:016x} {h:04x}" for d, h in zip(arr.view(np.uint64).tolist(), conv.view(np.uint16).tolist())]
-    with open(args.out, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print(f"{len(lines)} float16 conversion cases -> {args.out}")
+    out.write("\n".join(lines) + "\n")
+    return f"{len(lines)} float16 conversion cases -> {args.out}"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    oracle.run(cases, seeded=False)

@@ -2,7 +2,7 @@
 """Oracle cases for nt/linalg.hpp: einsum, dot, matmul and tensordot on random
 shapes (size 1, size 0 and broadcast axes included) and element types, and what
 NumPy gives (np.einsum, np.matmul, np.tensordot) or that the call must throw. Run
-by CTest before test_linalg's [numpy] cases (tests/linalg/numpy_linalg.cpp).
+by CTest before test_linalg's [numpy] cases (tests/ops/linalg/numpy_linalg.cpp).
 
 Output (line based; a shape is "<rank> <sizes...>", names one token per axis, "?"
 for an unnamed axis):
@@ -30,12 +30,11 @@ Operations:
     tensordot_n <n>                   np.tensordot(a, b, n)
     tensordot_axes <k> <a axes...> <b axes...>   np.tensordot(a, b, (a_axes, b_axes))
 """
-import argparse
 import math
-import os
-import random
 
 import numpy as np
+
+import oracle
 
 DTYPES = ["float32", "float64", "int32", "int64", "uint8", "float16", "bool", "int8", "uint16"]
 FLOATS = {"float16", "float32", "float64"}
@@ -58,8 +57,7 @@ def rand_array(rng, shape, dtype):
     return np.array(vals, dtype=np.float64 if dtype in FLOATS else None).astype(dtype).reshape(shape)
 
 
-def fmt_shape(shape):
-    return " ".join([str(len(shape))] + [str(int(s)) for s in shape])
+fmt_shape = oracle.shape_text
 
 
 def fmt_values(a):
@@ -420,20 +418,12 @@ def gen_tensordot(rng):
     return c
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seed", type=int, required=True)
-    ap.add_argument("--count", type=int, default=1000)
-    ap.add_argument("--out", required=True)
-    args = ap.parse_args()
-    rng = random.Random(args.seed)
+def cases(args, rng, out):
     gens = [gen_einsum, gen_einsum, gen_einsum_unnamed, gen_dot, gen_dot, gen_matmul, gen_tensordot]
-    with np.errstate(all="ignore"), open(args.out + ".tmp", "w") as out:
-        out.write(f"# seed {args.seed} count {args.count}\n")
+    with np.errstate(all="ignore"):
         for cid in range(args.count):
             gens[cid % len(gens)](rng).write(out, cid)
-    os.replace(args.out + ".tmp", args.out)
 
 
 if __name__ == "__main__":
-    main()
+    oracle.run(cases, count=1000, header_line=True)

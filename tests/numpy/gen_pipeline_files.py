@@ -1,20 +1,19 @@
 #!/usr/bin/env python3
 """Writes the .npy files that the file-backed pipeline configs of the tests read
-(tests/core/pipeline_config.cpp): NumPy's np.save is the oracle of the format.
+(tests/io/pipeline_config.cpp): NumPy's np.save is the oracle of the format.
 
 usage: gen_pipeline_files.py --out DIR
 """
-import argparse
 import os
 
 import numpy as np
 
+import oracle
+
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", required=True)
-    args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
+    args = oracle.arguments(seeded=False)
+    oracle.folder(args.out, empty=False)
     files = {
         "image.npy": np.zeros((2, 3, 20, 26), dtype=np.uint8),
         "labels.npy": np.zeros((2, 20, 26), dtype=np.int32),

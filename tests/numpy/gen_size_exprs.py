@@ -13,9 +13,9 @@ Python's, not a second implementation of ours.
 Output, one case per line, tab-separated:
     <expression>  <name>=<value> ...  ok <value> | negative <value> | inexact | zero | overflow
 """
-import argparse
-import random
 import re
+
+import oracle
 
 SYMBOLS = ["N", "H", "W", "K", "x_1", "Depth"]
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -144,25 +144,18 @@ class Generator:
         return values
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--seed", type=int, required=True)
-    parser.add_argument("--count", type=int, default=3000)
-    parser.add_argument("--out", required=True)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
+def cases(args, rng, out):
     gen = Generator(rng)
     outcomes = {}
-    with open(args.out, "w") as f:
-        for _ in range(args.count):
-            text = gen.expr(rng.randint(0, 3)).strip()
-            values = gen.values()
-            verdict = evaluate(text, values)
-            outcomes[verdict.split()[0]] = outcomes.get(verdict.split()[0], 0) + 1
-            bound = " ".join(f"{k}={v}" for k, v in values.items())
-            f.write(f"{text}\t{bound}\t{verdict}\n")
-    print(f"gen_size_exprs: {args.count} cases, outcomes {dict(sorted(outcomes.items()))}")
+    for _ in range(args.count):
+        text = gen.expr(rng.randint(0, 3)).strip()
+        values = gen.values()
+        verdict = evaluate(text, values)
+        outcomes[verdict.split()[0]] = outcomes.get(verdict.split()[0], 0) + 1
+        bound = " ".join(f"{k}={v}" for k, v in values.items())
+        out.write(f"{text}\t{bound}\t{verdict}\n")
+    return f"gen_size_exprs: {args.count} cases, outcomes {dict(sorted(outcomes.items()))}"
 
 
 if __name__ == "__main__":
-    main()
+    oracle.run(cases, count=3000)

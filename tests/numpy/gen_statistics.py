@@ -5,7 +5,7 @@ argsort, topk, unique and unique_counts, over random tensors of every element ty
 (NaN and inf among the floats, zero-size axes, axes by index or by name, keepdims;
 float64 variances also of data around 1e8 with noise of 0.1),
 and what NumPy gives, or that the call must throw. Run by CTest before
-test_stats's [numpy] cases (tests/stats/numpy_statistics.cpp).
+test_stats's [numpy] cases (tests/ops/stats/numpy_statistics.cpp).
 
 Floats are written with repr, NaN as "nan" or "-nan" by its sign bit: the test
 compares the signs of sorted zeros and NaNs (a stable sort keeps their order).
@@ -32,12 +32,12 @@ Operations and their arguments:
     bincount_w <minlength>                       the same with weights w[i] = 0.5 * (i % 7) - 1
     histogram <bins> <lo> <hi>                   np.histogram(a as float64, bins, range=(lo, hi))
 """
-import argparse
 import math
-import random
 import warnings
 
 import numpy as np
+
+import oracle
 
 NAMES = ["A", "B", "C", "D"]
 DTYPES = {
@@ -65,12 +65,8 @@ def fmt(v):
     return repr(v)
 
 
-def shape_text(shape):
-    return " ".join([str(len(shape))] + [str(s) for s in shape])
-
-
-def names_text(names, rank):
-    return " ".join(names if names else ["?"] * rank)
+shape_text = oracle.shape_text
+names_text = oracle.names_text
 
 
 def rand_values(rng, tag, shape):
@@ -347,43 +343,35 @@ def gen_case(rng):
     return c
 
 
-def main():
+def cases(args, rng, out):
     warnings.simplefilter("ignore")  # overflow in integer cumprod, all-NaN slices: expected
     np.seterr(all="ignore")
-    p = argparse.ArgumentParser()
-    p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--count", type=int, default=1000)
-    p.add_argument("--out", required=True)
-    args = p.parse_args()
-    rng = random.Random(args.seed)
-    with open(args.out, "w") as out:
-        out.write(f"# seed {args.seed} count {args.count}\n")
-        for cid in range(args.count):
-            while True:
-                try:
-                    case = gen_case(rng)
-                    break
-                except (ValueError, TypeError):
-                    # NumPy itself refuses a few corners (np.median of a zero-size
-                    # kept axis); draw another case.
-                    continue
-            case.write(out, cid)
-        # Running sums and products of 9 rows (more than one group of eight) along
-        # either axis, every row led by -0.0: the result keeps that sign, as NumPy's.
-        cid = args.count
-        for tag in sorted(FLOATS):
-            for op in ("cumsum", "cumprod"):
-                for ax in (0, 1):
-                    a = rand_values(rng, tag, [9, 70])
-                    np.moveaxis(a, ax, 0)[0] = -0.0
-                    c = Case(op, tag, [str(ax)])
-                    c.input = (a, None)
-                    c.outs.append((np.cumsum(a, axis=ax) if op == "cumsum" else np.cumprod(a, axis=ax), None))
-                    c.write(out, cid)
-                    cid += 1
-        for c in signed_zero_sorts(rng):
-            c.write(out, cid)
-            cid += 1
+    for cid in range(args.count):
+        while True:
+            try:
+                case = gen_case(rng)
+                break
+            except (ValueError, TypeError):
+                # NumPy itself refuses a few corners (np.median of a zero-size
+                # kept axis); draw another case.
+                continue
+        case.write(out, cid)
+    # Running sums and products of 9 rows (more than one group of eight) along
+    # either axis, every row led by -0.0: the result keeps that sign, as NumPy's.
+    cid = args.count
+    for tag in sorted(FLOATS):
+        for op in ("cumsum", "cumprod"):
+            for ax in (0, 1):
+                a = rand_values(rng, tag, [9, 70])
+                np.moveaxis(a, ax, 0)[0] = -0.0
+                c = Case(op, tag, [str(ax)])
+                c.input = (a, None)
+                c.outs.append((np.cumsum(a, axis=ax) if op == "cumsum" else np.cumprod(a, axis=ax), None))
+                c.write(out, cid)
+                cid += 1
+    for c in signed_zero_sorts(rng):
+        c.write(out, cid)
+        cid += 1
 
 
 def signed_zero_sorts(rng):
@@ -427,4 +415,4 @@ def signed_zero_sorts(rng):
 
 
 if __name__ == "__main__":
-    main()
+    oracle.run(cases, count=1000, header_line=True)

@@ -3,7 +3,8 @@
 1 to 5 view/reshape operations applied to np.arange(n).reshape(shape) (int64),
 and what NumPy gives (shape, values in row-major order, whether the result
 shares memory with the arange), or that NumPy rejects the last operation.
-Run by CTest before test_numpy (tests/numpy/numpy_structural.cpp).
+Run by CTest before test_tensor's [numpy][structural] cases
+(tests/tensor/numpy_structural.cpp).
 
 Output (line based; a shape is written as "<rank> <sizes...>"):
 
@@ -43,13 +44,12 @@ Operations and their NumPy meaning (`none` stands for Python's None):
     expand_dims <k> <positions...>         np.expand_dims(a, positions)
     transpose2 <a> <b>                     np.swapaxes(a, a, b)   (nt: t.transpose(a, b))
 """
-import argparse
 import math
-import random
-import sys
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
+
+import oracle
 
 AxisError = getattr(np, "AxisError", None) or np.exceptions.AxisError
 
@@ -100,8 +100,7 @@ def prod(shape):
     return math.prod(shape)
 
 
-def fmt_shape(shape):
-    return " ".join([str(len(shape))] + [str(int(d)) for d in shape])
+fmt_shape = oracle.shape_text
 
 
 def opt(v):
@@ -615,52 +614,47 @@ def valid_chain(rng, a, length):
     return ops, a
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--seed", type=int, required=True)
-    parser.add_argument("--count", type=int, default=2000)
-    parser.add_argument("--out", required=True)
+def error_fraction_option(parser):
     parser.add_argument("--error-fraction", type=float, default=0.12)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
+
+
+def cases(args, rng, f):
     ok_count = errors = 0
-    with open(args.out, "w") as f:
-        f.write(f"# seed {args.seed} count {args.count}\n")
-        for cid in range(args.count):
-            start = random_start(rng)
-            base = np.arange(prod(start), dtype=np.int64)
-            a = base.reshape(start)
-            lines = [f"chain {cid} start {fmt_shape(start)}"]
-            if rng.random() < args.error_fraction:
-                ops, a = valid_chain(rng, a, rng.randint(0, 3))
-                for _ in range(200):
-                    bad = random_bad_op(rng, a)
-                    if bad is not None:
-                        break
-                else:
-                    raise AssertionError("no invalid op found")
-                kind, op = bad
-                try:
-                    apply_op(a, op)
-                except (ValueError, IndexError, TypeError):  # np.AxisError is both
-                    pass
-                else:
-                    raise AssertionError(f"NumPy accepted {format_op(op)} on {a.shape} ({kind})")
-                lines += ["op " + format_op(o) for o in ops + [op]]
-                lines.append(f"error {ERROR_CODES[kind]}")
-                errors += 1
+    for cid in range(args.count):
+        start = random_start(rng)
+        base = np.arange(prod(start), dtype=np.int64)
+        a = base.reshape(start)
+        lines = [f"chain {cid} start {fmt_shape(start)}"]
+        if rng.random() < args.error_fraction:
+            ops, a = valid_chain(rng, a, rng.randint(0, 3))
+            for _ in range(200):
+                bad = random_bad_op(rng, a)
+                if bad is not None:
+                    break
             else:
-                ops, a = valid_chain(rng, a, rng.randint(1, 5))
-                lines += ["op " + format_op(o) for o in ops]
-                shares = int(np.shares_memory(a, base))
-                overlap = int(internal_overlap(a))
-                lines.append(f"ok {fmt_shape(a.shape)} shares {shares} overlap {overlap}")
-                lines.append(" ".join(["values"] + [str(int(v)) for v in a.ravel(order="C")]))
-                ok_count += 1
-            lines.append("end")
-            f.write("\n".join(lines) + "\n")
-    print(f"seed {args.seed}: {args.count} chains ({ok_count} valid, {errors} expected errors) -> {args.out}")
+                raise AssertionError("no invalid op found")
+            kind, op = bad
+            try:
+                apply_op(a, op)
+            except (ValueError, IndexError, TypeError):  # np.AxisError is both
+                pass
+            else:
+                raise AssertionError(f"NumPy accepted {format_op(op)} on {a.shape} ({kind})")
+            lines += ["op " + format_op(o) for o in ops + [op]]
+            lines.append(f"error {ERROR_CODES[kind]}")
+            errors += 1
+        else:
+            ops, a = valid_chain(rng, a, rng.randint(1, 5))
+            lines += ["op " + format_op(o) for o in ops]
+            shares = int(np.shares_memory(a, base))
+            overlap = int(internal_overlap(a))
+            lines.append(f"ok {fmt_shape(a.shape)} shares {shares} overlap {overlap}")
+            lines.append(" ".join(["values"] + [str(int(v)) for v in a.ravel(order="C")]))
+            ok_count += 1
+        lines.append("end")
+        f.write("\n".join(lines) + "\n")
+    return f"seed {args.seed}: {args.count} chains ({ok_count} valid, {errors} expected errors) -> {args.out}"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    oracle.run(cases, count=2000, header_line=True, options=error_fraction_option)

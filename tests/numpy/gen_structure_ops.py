@@ -3,7 +3,7 @@
 chunk, pad (all 5 modes), flip, roll, repeat, tile, multi-axis unfold and fold,
 on random float64 tensors with small integer values, and what NumPy gives (or
 that the call must throw). Run by CTest before test_structure's [numpy] cases
-(tests/structure/numpy_structure_ops.cpp).
+(tests/ops/structure/numpy_structure_ops.cpp).
 
 Output (line based; a shape is "<rank> <sizes...>", names are one token per axis,
 "?" for an unnamed axis; an axis argument is an integer or a name):
@@ -40,13 +40,13 @@ Operations (NumPy meaning):
 Named cases: the inputs of concatenate and stack carry names, the later ones in
 another axis order (NumPy sees them transposed back to input 0's order).
 """
-import argparse
 import itertools
 import math
-import random
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
+
+import oracle
 
 NAMES = ["A", "B", "C", "D", "E"]
 NUMPY_VERSION = tuple(int(x) for x in np.__version__.split(".")[:2])
@@ -62,13 +62,8 @@ def rand_array(rng, shape):
     return np.array([rng.randint(-50, 50) for _ in range(n)], dtype=np.float64).reshape(shape)
 
 
-def fmt_shape(shape):
-    return " ".join([str(len(shape))] + [str(int(s)) for s in shape])
-
-
-def fmt_names(names, rank):
-    names = names or ["?"] * rank
-    return " ".join(names)
+fmt_shape = oracle.shape_text
+fmt_names = oracle.names_text
 
 
 def fmt_values(a):
@@ -478,23 +473,13 @@ def gen_pattern(rng):
     return c_
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seed", type=int, required=True)
-    ap.add_argument("--count", type=int, default=1000)
-    ap.add_argument("--out", required=True)
-    args = ap.parse_args()
-    rng = random.Random(args.seed)
+def cases(args, rng, out):
     gens = [lambda r: gen_join(r, "concatenate"), lambda r: gen_join(r, "stack"), gen_split, gen_pad, gen_pad,
             gen_misc, gen_unfold, gen_fold, gen_pattern]
-    with open(args.out + ".tmp", "w") as out:
-        out.write(f"# seed {args.seed} count {args.count}\n")
-        for cid in range(args.count):
-            c = gens[cid % len(gens)](rng)
-            c.write(out, cid)
-    import os
-    os.replace(args.out + ".tmp", args.out)
+    for cid in range(args.count):
+        c = gens[cid % len(gens)](rng)
+        c.write(out, cid)
 
 
 if __name__ == "__main__":
-    main()
+    oracle.run(cases, count=1000, header_line=True)

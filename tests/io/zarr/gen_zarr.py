@@ -18,15 +18,18 @@ bit shuffle, zarr's default), both dimension separators, C and F order, big-endi
 dtypes, fill values (0, numbers, NaN, +-Infinity, null), partial last chunks,
 chunks deleted on purpose, and xarray datasets with named and dim_<i> dimensions.
 """
-import argparse
 import os
 import random
-import shutil
+import sys
 
 import numcodecs
 import numpy as np
 import xarray as xr
 import zarr
+
+# The shared oracle writer, tests/numpy/oracle.py.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../numpy"))
+import oracle  # noqa: E402
 
 DTYPES = {"b8": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8",
           "u16": "uint16", "u32": "uint32", "u64": "uint64", "f16": "float16", "f32": "float32", "f64": "float64"}
@@ -78,12 +81,8 @@ def fill_text(f):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--out", required=True)
-    p.add_argument("--seed", type=int, default=20261124)
-    args = p.parse_args()
-    shutil.rmtree(args.out, ignore_errors=True)
-    os.makedirs(os.path.join(args.out, "read"))
+    args = oracle.arguments(seeded=False, seed=20261124)
+    oracle.folder(args.out, "read")
     rng = np.random.default_rng(args.seed)
     rand = random.Random(args.seed)
     lines = []
@@ -236,8 +235,7 @@ def main():
         emit(f"xr_dask_{var}", os.path.join(store2, var), np.asarray(ds2[var].values),
              zarr.open(os.path.join(store2, var), "r"), names)
         count += 1
-    with open(os.path.join(args.out, "manifest.txt"), "w") as f:
-        f.write("\n".join(lines) + "\n")
+    oracle.write_lines(os.path.join(args.out, "manifest.txt"), lines)
     print(f"wrote {count} stores")
 
 

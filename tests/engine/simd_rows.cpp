@@ -1,5 +1,5 @@
-// The SIMD row kernels of +, -, *, /, minimum, maximum (src/core/simd_binary.cpp), the
-// comparisons (src/core/simd_compare.cpp) and the logical and bitwise operations of
+// The SIMD row kernels of +, -, *, /, minimum, maximum (src/engine/simd/simd_binary.cpp), the
+// comparisons (src/engine/simd/simd_compare.cpp) and the logical and bitwise operations of
 // bool tensors (on their bytes): on every instruction set this CPU runs,
 // the public operators give, bit for bit, what the element-wise definition gives,
 // computed here one element at a time. Rows are contiguous or broadcast, of lengths

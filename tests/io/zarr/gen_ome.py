@@ -17,16 +17,18 @@ last odd element alone, truncated to the dtype as astype does).
 import argparse
 import json
 import os
-import shutil
 import sys
 
 import numpy as np
 import zarr
 
+# The shared oracle writer, tests/numpy/oracle.py.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../numpy"))
+import oracle  # noqa: E402
+
 
 def write(out):
-    shutil.rmtree(out, ignore_errors=True)
-    os.makedirs(out)
+    oracle.folder(out)
     rng = np.random.default_rng(5)
     root = zarr.open_group(os.path.join(out, "image.ome.zarr"), mode="w")
     base = rng.integers(0, 4000, (2, 3, 9, 20, 22)).astype(np.uint16)
@@ -53,7 +55,7 @@ def write(out):
         "coordinateTransformations": [{"type": "scale", "scale": [2.0, 1.0, 1.0, 1.0, 1.0]}],
         "type": "every 2nd pixel",
     }]
-    with open(os.path.join(out, "expected.json"), "w") as f:
+    with oracle.text_file(os.path.join(out, "expected.json")) as f:
         json.dump({"name": "cells", "axes": [["t", "time", "second"], ["c", "channel", ""],
                                              ["z", "space", "micrometer"], ["y", "space", "micrometer"],
                                              ["x", "space", "micrometer"]], "levels": expected}, f)

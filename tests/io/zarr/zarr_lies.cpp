@@ -1,4 +1,4 @@
-// Robustness, targeted (tests/zarr/zarr_fuzz.cpp mutates at random): each lying or
+// Robustness, targeted (tests/io/zarr/zarr_fuzz.cpp mutates at random): each lying or
 // unsupported .zarray field gets the error code the contract gives it, and a store
 // whose .zarray lies about its chunks (the dtype, the chunk shape, the codec changed
 // after the chunks were written) or whose 2-D chunk "0.1" / "0/1" is damaged gives

@@ -3,8 +3,8 @@
 // shape and names of every result, whether it shares memory with the input (views
 // vs copies, np.shares_memory), or the error code where the call must throw.
 //
-// The data files (a fixed seed and a fresh one) are written by tests/structure.cmake's
-// generator fixture into NT_TEST_DATA_DIR.
+// The data files (a fixed seed and a fresh one) are written into NT_TEST_DATA_DIR
+// by the generator's fixture (nt_add_oracle in tests/CMakeLists.txt).
 #include <catch2/catch.hpp>
 
 #include <cstdint>

@@ -10,8 +10,9 @@
 // nt::arange<std::int64_t>(n).reshape(s) and compares; then writes -1 through the
 // result and checks which elements of the arange changed.
 //
-// The data file comes from the environment variable NT_STRUCTURAL_DATA (set by
-// tests/numpy.cmake), else NT_TEST_DATA_DIR/structural_fixed.txt.
+// The data files are NT_TEST_DATA_DIR/structural_fixed.txt and structural_fresh.txt
+// (the fixed and the fresh seed, nt_add_oracle in tests/CMakeLists.txt), or the one
+// file named by the environment variable NT_STRUCTURAL_DATA (a replay by hand).
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -415,45 +416,48 @@ outcome replay(const chain& ch) {
     return out;
 }
 
-std::string data_path() {
-    if (const char* env = std::getenv("NT_STRUCTURAL_DATA"); env != nullptr && *env != '\0') return env;
-    return std::string(NT_TEST_DATA_DIR) + "/structural_fixed.txt";
+std::vector<std::string> data_paths() {
+    if (const char* env = std::getenv("NT_STRUCTURAL_DATA"); env != nullptr && *env != '\0') return {env};
+    const std::string dir = NT_TEST_DATA_DIR;
+    return {dir + "/structural_fixed.txt", dir + "/structural_fresh.txt"};
 }
 
 }  // namespace
 
 TEST_CASE("structural ops: chains agree with NumPy", "[numpy][structural]") {
-    const data_file f = read_data(data_path());
-    INFO("oracle " << f.path << ", seed " << f.seed << " (regenerate: /usr/bin/python3 tests/numpy/gen_structural.py --seed "
-                   << f.seed << " --count " << f.count << " --out FILE; replay with NT_STRUCTURAL_DATA=FILE)");
-    REQUIRE(f.chains.size() >= 100);
+    for (const std::string& path : data_paths()) {
+        const data_file f = read_data(path);
+        INFO("oracle " << f.path << ", seed " << f.seed << " (regenerate: /usr/bin/python3 tests/numpy/gen_structural.py --seed "
+                       << f.seed << " --count " << f.count << " --out FILE; replay with NT_STRUCTURAL_DATA=FILE)");
+        REQUIRE(f.chains.size() >= 100);
 
-    std::size_t failures = 0, ok_chains = 0, error_chains = 0;
-    std::map<std::string, std::size_t> by_kind, notes;
-    constexpr std::size_t shown = 25;
-    for (const chain& ch : f.chains) {
-        (ch.ok ? ok_chains : error_chains) += 1;
-        outcome o;
-        try {
-            o = replay(ch);
-        } catch (const bad_data& e) {
-            o.failures.push_back("unreadable chain");
-            o.report = std::string("  unreadable chain: ") + e.what() + "\n";
+        std::size_t failures = 0, ok_chains = 0, error_chains = 0;
+        std::map<std::string, std::size_t> by_kind, notes;
+        constexpr std::size_t shown = 25;
+        for (const chain& ch : f.chains) {
+            (ch.ok ? ok_chains : error_chains) += 1;
+            outcome o;
+            try {
+                o = replay(ch);
+            } catch (const bad_data& e) {
+                o.failures.push_back("unreadable chain");
+                o.report = std::string("  unreadable chain: ") + e.what() + "\n";
+            }
+            for (const auto& n : o.notes) ++notes[n];
+            if (o.failures.empty()) continue;
+            for (const auto& k : o.failures) ++by_kind[k];
+            if (++failures <= shown) {
+                FAIL_CHECK("chain " << ch.id << " (" << f.path << ":" << ch.line << ", seed " << f.seed << ")\n"
+                                    << o.report);
+            }
         }
-        for (const auto& n : o.notes) ++notes[n];
-        if (o.failures.empty()) continue;
-        for (const auto& k : o.failures) ++by_kind[k];
-        if (++failures <= shown) {
-            FAIL_CHECK("chain " << ch.id << " (" << f.path << ":" << ch.line << ", seed " << f.seed << ")\n"
-                                << o.report);
-        }
+        std::ostringstream summary;
+        summary << ok_chains << " valid chains, " << error_chains << " expected errors; " << failures << " disagree"
+                << (failures > shown ? " (first " + std::to_string(shown) + " shown)" : std::string()) << "\n";
+        for (const auto& [kind, count] : by_kind) summary << "  " << count << " x " << kind << "\n";
+        for (const auto& [kind, count] : notes) summary << "  (allowed) " << count << " x " << kind << "\n";
+        INFO(summary.str());
+        CHECK(failures == 0);
+        if (std::getenv("NT_STRUCTURAL_SUMMARY") != nullptr) WARN(summary.str());
     }
-    std::ostringstream summary;
-    summary << ok_chains << " valid chains, " << error_chains << " expected errors; " << failures << " disagree"
-            << (failures > shown ? " (first " + std::to_string(shown) + " shown)" : std::string()) << "\n";
-    for (const auto& [kind, count] : by_kind) summary << "  " << count << " x " << kind << "\n";
-    for (const auto& [kind, count] : notes) summary << "  (allowed) " << count << " x " << kind << "\n";
-    INFO(summary.str());
-    CHECK(failures == 0);
-    if (std::getenv("NT_STRUCTURAL_SUMMARY") != nullptr) WARN(summary.str());
 }

@@ -1,11 +1,11 @@
 // nt::zarr against zarr-python, xarray and Dask, both ways.
-//   reading:  tests/zarr/gen_zarr.py writes stores of every dtype, codec, order,
+//   reading:  tests/io/zarr/gen_zarr.py writes stores of every dtype, codec, order,
 //             separator and fill value (chunks missing on purpose, xarray names) and
 //             their elements and random regions as raw bytes; these cases open and
 //             read them with ntensor and compare bytes and metadata.
 //   writing:  these cases write stores of every dtype and codec (partial updates, a
 //             (H,W) tile into a (Z,H,W) array by name) with their elements as raw
-//             bytes; tests/zarr/check_zarr.py reads them with zarr-python and
+//             bytes; tests/io/zarr/check_zarr.py reads them with zarr-python and
 //             xarray, and computes xr.open_zarr(p).mean("Z") with Dask on a
 //             distributed LocalCluster of 2 workers against ntensor's nt::mean.
 #include <catch2/catch.hpp>

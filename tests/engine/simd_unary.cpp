@@ -1,4 +1,4 @@
-// The SIMD row kernels of src/core/simd_unary.cpp. On every instruction set this CPU
+// The SIMD row kernels of src/engine/simd/simd_unary.cpp. On every instruction set this CPU
 // runs: sqrt and the roundings give libm's values bit for bit; exp, expm1, log, log1p,
 // tanh, sigmoid, sin and cos stay within a few ULP of libm's (Highway's
 // approximations) and give libm's exact values for NaN, infinities, zeros, overflow

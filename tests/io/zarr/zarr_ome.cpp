@@ -1,4 +1,4 @@
-// OME-Zarr (NGFF 0.4): a hand-written image (tests/zarr/gen_ome.py, zarr-python and
+// OME-Zarr (NGFF 0.4): a hand-written image (tests/io/zarr/gen_ome.py, zarr-python and
 // json) opens with its names, units, scales and translations at every level; what
 // write_ome writes re-opens with ntensor and passes gen_ome.py --check (zarr-python,
 // the spec's rules, NumPy's pyramid); broken metadata names the broken rule.

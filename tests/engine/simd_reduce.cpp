@@ -1,4 +1,4 @@
-// Reductions on SIMD vectors (src/core/simd_reduce.cpp and the row kernels): min, max,
+// Reductions on SIMD vectors (src/engine/simd/simd_reduce.cpp and the row kernels): min, max,
 // any, all and float sums of contiguous runs; min, max, any, all and float sums over
 // outer axes; and argmax's tiles over outer axes. On every instruction set this CPU
 // runs, a contiguous input gives bit for bit what the same values give through a
