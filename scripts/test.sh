@@ -4,8 +4,9 @@
 # example tests, the packaging tests and a short benchmark smoke run), then the
 # test suite again under AddressSanitizer + UBSan. The examples are built and run
 # in Release only: they call the library the way the tests do, and compiling and
-# linking them a second time took about a minute of the command's 2 cores. Last,
-# the library is compiled by clang 14, so that it keeps compiling there.
+# linking them a second time costs the command time and finds nothing new (figures:
+# docs/performance.md, "Build time of the test command"). Last, the library is
+# compiled by clang 14, so that it keeps compiling there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -31,11 +32,10 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 # clang rejects what GCC accepts (clang 14: __builtin_cpu_supports("f16c"), a lambda
 # capturing a structured binding, two types in one `auto` declaration). The library
 # target only, without optimisation: clang's front end and code generation, which is
-# where it refuses code, in a quarter of a Release build's CPU time (106 against 410
-# CPU-s). Tests, examples and the CLI are left to GCC (they compiled with clang 14
-# when this step was added). The step added 112 s to the script's ~23 min on its
-# 2-core machine, shared with other builds at the time (load 1.3-2.7), so about a
-# minute on 2 idle cores.
+# where it refuses code, in a fraction of a Release build's CPU time. Tests, examples
+# and the CLI are left to GCC (they compiled with clang 14 when this step was added),
+# which keeps the step a small part of the script's time (figures: docs/performance.md,
+# "Build time of the test command").
 echo "== clang 14: the library compiles"
 cmake -S . -B "$clang" -G Ninja -DCMAKE_BUILD_TYPE= -DCMAKE_CXX_COMPILER=clang++-14 \
       -DNTENSOR_BUILD_TESTS=OFF -DNTENSOR_BUILD_EXAMPLES=OFF -DNTENSOR_BUILD_BENCHMARKS=OFF

@@ -167,7 +167,8 @@ void in_place_converting(binary_op op, std::string_view name, const tensor_base&
 /// costs less than alignment_of's per-thread memo. With `out`, its shape is the wider
 /// operand's and its strides C order's too. False otherwise (names elsewhere, views,
 /// size-1 broadcasting, no elements): alignment_of decides. Always inlined: GCC kept it
-/// out of line, and the call cost 2-3 of a tiny add's 32 ns.
+/// out of line, and the call was a visible part of a tiny add's time (figures:
+/// docs/performance.md, "Figures behind the engine's thresholds").
 [[nodiscard, gnu::always_inline]] inline bool identity_row_plan(const tensor_base& a, const tensor_base& b,
                                                                const tensor_base* out, row_plan& rows) noexcept {
     const tensor_base& full = wider(a, b);

@@ -9,8 +9,8 @@
 // The same rules as `ntensor plan` and `ntensor check`: the parse, the symbols and
 // the plans come from the matcher (nt/pipeline.hpp); this header adds the checks
 // against tensors. A pipeline_config is safe to share between threads: checks that
-// find every size bound read atomics only (no lock; about 50 ns for rank 5, see
-// docs/performance.md); binding a symbol takes a lock once.
+// find every size bound read atomics only (no lock, so concurrent checks do not wait
+// for each other; figures in docs/performance.md); binding a symbol takes a lock once.
 #pragma once
 
 #include <cstdint>

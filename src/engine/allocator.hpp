@@ -31,7 +31,8 @@ inline constexpr std::size_t large_threshold = std::size_t{1} << 20;
 /// A storage block of `bytes` (nt::allocate_storage's) whose owner is written to
 /// `owner` in place. A fresh tensor's owner is a member: returning the pair in a
 /// storage_block and moving it out cost a store-forwarding stall (two 8-byte stores
-/// read back as one 16-byte load), a quarter of a tiny operation's allocation.
+/// read back as one 16-byte load), a large part of a tiny operation's allocation
+/// (figures: docs/performance.md, "Figures behind the engine's thresholds").
 [[nodiscard]] void* allocate_owned(std::size_t bytes, std::shared_ptr<void>& owner);
 
 /// Frees a buffer from allocate(); `bytes` must be the size it was allocated with.

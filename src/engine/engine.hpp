@@ -197,7 +197,8 @@ void loop_n(std::int64_t n, O* __restrict o, const A* __restrict a, std::int64_t
 // store first reads the destination line (read for ownership), so a large a + b moves
 // 4 bytes per output element instead of 3; memcpy avoids that read, and so do we.
 // Below the threshold the result likely stays in cache for the next operation, where
-// streaming it out would hurt. Measured on a (20,3,512,512) f32 add: 1.6x faster.
+// streaming it out would hurt, so the threshold sits well above the last-level cache
+// (figures: docs/performance.md, "Figures behind the engine's thresholds").
 inline constexpr std::int64_t stream_min_bytes = std::int64_t{32} << 20;
 // The SIMD rows of a binary operation whose output has its inputs' type (a + b) stream
 // from 8 MiB: above it streaming stores were faster than plain ones, and no slower when
@@ -210,8 +211,8 @@ inline constexpr std::int64_t stream_min_row_bytes = 1024;
 /// output) goes out with streaming stores: large (or a slice of a large output), and
 /// not also an input. When an input
 /// is the output itself (`acc += x`), its lines are in cache when they are written, and
-/// streaming them out evicts them for nothing (an in-place add took twice as long
-/// streamed; figures: docs/performance.md, "Figures behind the engine's thresholds").
+/// streaming them out evicts them for nothing (figures: docs/performance.md, "Figures
+/// behind the engine's thresholds").
 /// The bytes of the whole output while an operation runs a slice at a time on this
 /// thread (run_reordered), else 0: a slice is stored as its whole output would be.
 inline thread_local std::int64_t sliced_output_bytes = 0;
@@ -237,10 +238,10 @@ void stream_row(std::int64_t n, O* __restrict o, const Fn& value_at) {
             for (; i < n && reinterpret_cast<std::uintptr_t>(o + i) % 64 != 0; ++i) o[i] = value_at(i);
             // Lines are built in a ring of four and each is streamed out three lines later.
             // Streamed right after it was built, a line's vector loads waited for its
-            // element stores, which store forwarding cannot combine (an i16 -> f32 cast
-            // of 8M elements: 5.4-5.6 ms, 1.9-2.0 ms this way). Building a whole 1 KiB block
-            // first also avoided that, but its burst of streaming stores no longer
-            // overlapped the computation (i64 / i64: 13.0 -> 17.3 ms).
+            // element stores, which store forwarding cannot combine; the ring lets the
+            // stores retire first. Building a whole 1 KiB block first also avoided that,
+            // but its burst of streaming stores no longer overlapped the computation
+            // (figures: docs/performance.md, "Figures behind the engine's thresholds").
             constexpr std::int64_t ring_lines = 4;
             alignas(64) O ring[ring_lines * per_line];
             const std::int64_t lines = (n - i) / per_line;
@@ -297,8 +298,8 @@ inline constexpr bool simd_streams_early =
     row_kernel<F, Out, Ins...> && sizeof...(Ins) == 2 && (std::is_same_v<Out, Ins> && ...);
 
 /// Rows shorter than this take the plain loop even with a row kernel: the dispatched
-/// call and the kernel's set-up would cost more than they save (measured: a (4,8) +
-/// (8) f32 add took 41.6 ns through the row kernels, 32 ns through the plain loop).
+/// call and the kernel's set-up would cost more than they save on a few elements
+/// (figures: docs/performance.md, "Figures behind the engine's thresholds").
 inline constexpr std::int64_t simd_min_row = 32;
 
 /// The typed 2-D kernel for elementwise(): Out = f(Ins...).
@@ -337,8 +338,9 @@ private:
     template <access... M, std::size_t... I>
     void rows_impl(std::int64_t n0, std::int64_t n1, char* const* p, const std::int64_t* s0,
                    const std::array<std::int64_t, sizeof...(Ins) + 1>& es, std::index_sequence<I...>) const {
-        // Not with an input broadcast along the row: (4096,4096) + (4096,1) f32 on one
-        // thread took 3.43 ms streamed and 3.0-3.1 ms (memcpy's time) with plain stores.
+        // Not with an input broadcast along the row: there plain stores already run at
+        // memcpy's pace and streaming only adds its cost (figures: docs/performance.md,
+        // "Figures behind the engine's thresholds").
         const bool long_rows = n1 * std::int64_t{sizeof(Out)} >= stream_min_row_bytes && ((M != access::scalar) && ...);
         const bool streaming = stream && long_rows;
         if constexpr (row_kernel<F, Out, Ins...>) {

@@ -53,10 +53,9 @@ inline constexpr std::int64_t reduce_block_inner = std::int64_t{1} << 15;
 inline constexpr std::int64_t reduce_block_rows = 4096;
 inline constexpr std::int64_t reduce_tile_width = 256;
 /// The tile width when rows fold on SIMD vectors (has_simd_row_fold_v): a dispatched call
-/// per row costs more than 256 elements take. Measured on one thread, f32: a sum over
-/// axis 0 of (32,512,512) took 5.4 ms in 256-wide tiles, 3.6 in 1024, 2.9 in 4096 (NumPy
-/// 2.45); a max over axis 1 of (4,8,256,256) 0.56, 0.49 and 0.42 ms. Narrower when that
-/// leaves threads without work.
+/// per row costs more than 256 elements take, and wider tiles spread that cost over
+/// more of them (figures: docs/performance.md, "Figures behind the engine's
+/// thresholds"). Narrower when that leaves threads without work.
 inline constexpr std::int64_t reduce_simd_tile_width = 4096;
 
 /// A reduction operation: identity(), reduce(acc, x) folds in one element, combine(a, b)

@@ -76,10 +76,10 @@ struct bytes16 {
 // do not merge into one run): the planner leaves the channel axis outside the kernel's
 // rows x columns, and every element went alone. With the channels as the rows
 // (2 to 4 of them, adjacent in the source, whose columns are a group of them apart),
-// deinterleave_rows takes them together, as it does for an uncropped image, which was
-// ten times faster. Crops narrower than 64 columns stay as they were: a kernel call
-// per row of channels costs more than it saves there (figures: docs/performance.md,
-// "Figures behind the engine's thresholds").
+// deinterleave_rows takes them together, as it does for an uncropped image, in
+// vectors instead of one element at a time. Crops narrower than 64 columns stay as
+// they were: a kernel call per row of channels costs more than it saves there
+// (figures: docs/performance.md, "Figures behind the engine's thresholds").
 void put_channels_in_rows(loop_plan& plan, std::int64_t es) noexcept {
     constexpr std::int64_t min_columns = 64;
     const int nd = plan.ndim();
@@ -204,7 +204,7 @@ void copy_strided_to(void* dst, std::span<const std::int64_t> dst_strides, const
                              (reinterpret_cast<std::uintptr_t>(p[0]) % static_cast<std::uintptr_t>(es)) == 0 &&
                              (reinterpret_cast<std::uintptr_t>(p[1]) % static_cast<std::uintptr_t>(es)) == 0;
         // An image's channels apart or together ((H,W,C) <-> (C,H,W)): 2 to 4 rows
-        // against as many interleaved elements: about 25 times faster than element by
+        // against as many interleaved elements, in vectors rather than element by
         // element (figures: docs/performance.md, "Figures behind the engine's thresholds").
         if (aligned && n0 >= 2 && n0 <= 4 && s1[0] == es && s1[1] == n0 * es && s0[1] == es &&
             deinterleave_rows(p[0], s0[0], p[1], n1, n0, element_size))
@@ -349,8 +349,9 @@ void run_reordered(std::span<const std::int64_t> shape, void* out, std::span<con
     }
 
     // Threads take whole slices, each copying into its own scratch: splitting every
-    // slice's copy and operation between them woke the pool twice per slice (a
-    // (20,3,512,512) add took 4.7 ms on two threads against 3.3 with one whole copy).
+    // slice's copy and operation between them woke the pool twice per slice, which cost
+    // more than the second thread gave (figures: docs/performance.md, "Figures behind
+    // the engine's thresholds").
     for (gather_copy& copy : copies)
         if (copy.copied()) copy.shape[outer] = 1;
     dims slice_shape(shape.begin(), shape.end());

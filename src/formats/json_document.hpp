@@ -1,7 +1,8 @@
 // json_document.hpp (private to the matcher): a read-only JSON document for configs.
 //
 // Why not nlohmann::ordered_json: its objects are vectors searched linearly on every
-// insert, so reading a config of n tensors took O(n^2) time (40,000 tensors: 2.4 s).
+// insert, so reading a config of n tensors took O(n^2) time, seconds for a large one
+// (figures: docs/performance.md, "Figures behind the engine's thresholds").
 // This document is built by nlohmann's SAX parser into one arena: members keep the
 // file order, reading is linear in the text, and a value is 48 bytes plus its text.
 // The reader's rules live here too: a key repeated in one object and nesting deeper

@@ -47,8 +47,8 @@ npy_header read_member_header(zip_member_reader& r, const zip_member& m, const s
 }
 
 /// Records `name` in `seen`; format_error when it is there already. A hash set: an
-/// archive may hold tens of thousands of members (a scan per member was quadratic:
-/// 65,600 members took 26 s).
+/// archive may hold tens of thousands of members, and a scan per member was quadratic
+/// (figures: docs/performance.md, "Figures behind the engine's thresholds").
 void check_unique(const input_file& f, std::unordered_set<std::string>& seen, const std::string& name) {
     if (!seen.insert(name).second)
         throw_error(errc::format_error, f.where() + ": the archive has two members named '" + name +

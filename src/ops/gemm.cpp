@@ -76,9 +76,9 @@ void blas_call(const gemm_problem& g, const T* l, const T* r, T* c) {
 }
 
 // Products of at most this many multiply-adds (m * n * k) per batch element cost less
-// than a BLAS call's fixed overhead (its argument checks and kernel dispatch, ~100 ns):
-// a (10000,4,4) @ (10000,4,4) took 0.70 ms in 10000 sgemm calls, NumPy's own
-// small-matrix loop 0.46 ms. They take the direct loop below.
+// than a BLAS call's fixed overhead (its argument checks and kernel dispatch), so a
+// batch of tiny products spends its time in the calls. They take the direct loop below
+// (figures: docs/performance.md, "Figures behind the engine's thresholds").
 constexpr std::int64_t small_product = 512;
 
 /// C = L . R for one small product: a dot product per element of C, summed in k order.

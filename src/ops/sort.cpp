@@ -260,10 +260,10 @@ order_key_t<T> order_key(T x) {
 /// reverse, NaN first, equal values still in order) into pos[0, k): each value's order
 /// key and its position packed into one key (64 bits for types of up to 32 bits, else
 /// 128) and sorted by vqsort. The positions make the keys distinct, which makes the
-/// order stable. A stable comparison sort of positions took 5-13x as long for 4 Mi i16
-/// and f32, 3x for 4 Mi i64 and f64. Returns false for rows where the comparison sort
-/// is as fast: under 256 elements, and for 128-bit keys under 16384 (4 Mi f64 in rows
-/// of 1024: 53 ms compared, 60 ms packed; in rows of 16384: 68-77 and 63-64 ms).
+/// order stable. A stable comparison sort of positions takes several times as long on
+/// long rows. Returns false for rows where the comparison sort is as fast: under 256
+/// elements, and for 128-bit keys, which cost more to sort, under 16384 (figures:
+/// docs/performance.md, "Figures behind the engine's thresholds").
 template <class T>
 bool packed_positions(const T* row, std::int64_t n, bool largest_first, std::int64_t k, std::int64_t* pos,
                       scratch_buffer& scratch) {

@@ -143,8 +143,9 @@ void run_binary(binary_op op, std::span<const std::int64_t> shape, void* out, st
 /// (row_major_plan in the engine) makes it: a contiguous output, and inputs each
 /// contiguous in the output's order, one value, or one row broadcast over the rows.
 /// No member initialisers: a plan built on the stack for a tiny operation would be
-/// zeroed first (88 bytes, a `rep stos` that cost 10 ns of a 36 ns add); write `{}`
-/// where zeros are wanted.
+/// zeroed first (88 bytes, a `rep stos` that was a visible part of a tiny add; figures:
+/// docs/performance.md, "Figures behind the engine's thresholds"); write `{}` where
+/// zeros are wanted.
 struct row_plan {
     bool valid;
     std::int64_t n0, n1;

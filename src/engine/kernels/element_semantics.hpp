@@ -282,7 +282,8 @@ auto binary_fn() {
     else if constexpr (Op == binary_op::shl) return [](T x, T y) { return shift_left(x, y); };
     else if constexpr (Op == binary_op::shr) return [](T x, T y) { return shift_right(x, y); };
     // & and | rather than && and ||: no branch per element, so the loops vectorise
-    // (logical_and of two bool volumes took 8x NumPy's time with &&).
+    // (with && they did not, and fell far behind NumPy; figures: docs/performance.md,
+    // "Figures behind the engine's thresholds").
     else if constexpr (Op == binary_op::logical_and)
         return [](T x, T y) { return static_cast<bool>(truth(x) & truth(y)); };
     else if constexpr (Op == binary_op::logical_or)

@@ -1,6 +1,7 @@
 // vector_sort.hpp (private): ascending sorts of 32- and 64-bit keys by Highway's
-// vqsort, which picks SSE4, AVX2 or AVX-512 code when it runs (1e7 f32: 32 ms, where
-// an LSD radix sort took 101 ms and NumPy 80). Only vector_sort.cpp sees Highway.
+// vqsort, which picks SSE4, AVX2 or AVX-512 code when it runs; it beat an LSD radix
+// sort and NumPy's sort (figures: docs/performance.md, "Figures behind the engine's
+// thresholds"). Only vector_sort.cpp sees Highway.
 #pragma once
 
 #include <cstdint>
