@@ -23,11 +23,10 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include <unistd.h>
 
 
+#include "json_document.hpp"
 #include "npy_header.hpp"
 #include "npz_headers.hpp"
 #include "regular_file.hpp"
@@ -39,6 +38,27 @@
 #include "nt/zarr.hpp"
 
 namespace {
+
+using nt::detail::json_out;
+
+json_out ints_json(const std::vector<std::int64_t>& values) {
+    json_out out = json_out::array();
+    for (auto v : values) out.push(json_out::integer(v));
+    return out;
+}
+
+json_out doubles_json(const std::vector<double>& values) {
+    json_out out = json_out::array();
+    for (auto v : values) out.push(json_out::floating(v));
+    return out;
+}
+
+json_out error_json(const nt::error& e) {
+    json_out out = json_out::object();
+    out.add("code", json_out::string(nt::to_string(e.code())));
+    out.add("message", json_out::string(e.message()));
+    return out;
+}
 
 enum exit_status : int {
     exit_plan = 0,
@@ -183,13 +203,13 @@ int run_plan(const command& cmd) {
 }
 
 /// One described array: a .npy file, or a member of an .npz archive.
-nlohmann::ordered_json describe(const nt::detail::npy_header& h) {
-    nlohmann::ordered_json j;
-    j["dtype"] = std::string(h.dtype);
-    j["descr"] = h.descr;
-    j["shape"] = h.shape;
-    j["order"] = h.fortran_order ? "F" : "C";
-    j["version"] = h.version_string();
+json_out describe(const nt::detail::npy_header& h) {
+    json_out j = json_out::object();
+    j.add("dtype", json_out::string(h.dtype));
+    j.add("descr", json_out::string(h.descr));
+    j.add("shape", ints_json(h.shape));
+    j.add("order", json_out::string(h.fortran_order ? "F" : "C"));
+    j.add("version", json_out::string(h.version_string()));
     return j;
 }
 
@@ -208,24 +228,25 @@ bool is_npz(const std::string& path) {
 }
 
 /// A zarr array's metadata (read without its chunks), as JSON and as one line.
-nlohmann::ordered_json describe_zarr(const nt::zarr::array& a, std::string& text) {
-    nlohmann::ordered_json j;
-    j["format"] = "zarr";
-    j["dtype"] = std::string(nt::to_string(a.dtype()));
-    j["shape"] = a.shape();
-    j["chunks"] = a.chunks();
-    j["names"] = nlohmann::ordered_json::array();
-    for (const auto n : a.names()) j["names"].push_back(std::string(n.str()));
-    j["compressor"] = a.compressor().str();
-    j["order"] = std::string(1, a.order());
-    j["chunk_count"] = a.chunk_count();
+json_out describe_zarr(const nt::zarr::array& a, std::string& text) {
+    json_out j = json_out::object();
+    j.add("format", json_out::string("zarr"));
+    j.add("dtype", json_out::string(nt::to_string(a.dtype())));
+    j.add("shape", ints_json(a.shape()));
+    j.add("chunks", ints_json(a.chunks()));
+    json_out names = json_out::array();
+    for (const auto n : a.names()) names.push(json_out::string(n.str()));
+    j.add("names", std::move(names));
+    j.add("compressor", json_out::string(a.compressor().str()));
+    j.add("order", json_out::string(std::string(1, a.order())));
+    j.add("chunk_count", json_out::integer(a.chunk_count()));
     std::string fill = "null";
     if (a.fill_value()) {
         std::ostringstream os;
         os << *a.fill_value();
         fill = os.str();
     }
-    j["fill_value"] = fill;
+    j.add("fill_value", json_out::string(fill));
     text = std::string(nt::to_string(a.dtype())) + " " + nt::to_string(a.spec()) + " chunks " +
            nt::shape_string(a.chunks()) + " (" + std::to_string(a.chunk_count()) + "), " + a.compressor().str() +
            ", order " + a.order() + ", fill " + fill;
@@ -235,7 +256,7 @@ nlohmann::ordered_json describe_zarr(const nt::zarr::array& a, std::string& text
 /// A folder: a zarr array, an OME-Zarr image, or a group of arrays.
 /// `failed` is set when a part cannot be described (an array of a group): the
 /// others are still described.
-nlohmann::ordered_json describe_store(const std::string& path, bool json, bool& failed) {
+json_out describe_store(const std::string& path, bool json, bool& failed) {
     namespace fs = std::filesystem;
     std::string text;
     if (fs::exists(fs::path(path) / ".zarray")) {
@@ -250,69 +271,76 @@ nlohmann::ordered_json describe_store(const std::string& path, bool json, bool& 
     }
     if (attrs.find("\"multiscales\"") != std::string::npos) {
         const nt::zarr::ome_image img = nt::zarr::open_ome(path);
-        nlohmann::ordered_json j;
-        j["format"] = "ome-zarr";
-        j["name"] = img.name;
-        j["axes"] = nlohmann::ordered_json::array();
+        json_out j = json_out::object();
+        j.add("format", json_out::string("ome-zarr"));
+        j.add("name", json_out::string(img.name));
+        json_out axes_json = json_out::array();
         std::string axes;
         for (const auto& a : img.axes) {
-            j["axes"].push_back({{"name", a.name}, {"type", a.type}, {"unit", a.unit}});
+            json_out axis = json_out::object();
+            axis.add("name", json_out::string(a.name));
+            axis.add("type", json_out::string(a.type));
+            axis.add("unit", json_out::string(a.unit));
+            axes_json.push(std::move(axis));
             axes += (axes.empty() ? "" : ", ") + a.name + (a.unit.empty() ? "" : " (" + a.unit + ")");
         }
-        j["levels"] = nlohmann::ordered_json::array();
+        j.add("axes", std::move(axes_json));
+        json_out levels = json_out::array();
         if (!json) std::cout << path << ": OME-Zarr image" << (img.name.empty() ? "" : " '" + img.name + "'") << ", axes "
                              << axes << ", " << img.levels.size() << " levels\n";
         for (const auto& l : img.levels) {
             auto e = describe_zarr(l.data, text);
-            nlohmann::ordered_json level;
-            level["path"] = l.path;
-            level["scale"] = l.scale;
-            level["translation"] = l.translation;
-            level.update(e);
-            j["levels"].push_back(std::move(level));
+            json_out level = json_out::object();
+            level.add("path", json_out::string(l.path));
+            level.add("scale", doubles_json(l.scale));
+            level.add("translation", doubles_json(l.translation));
+            level.update(std::move(e));
+            levels.push(std::move(level));
             if (!json) {
                 std::ostringstream sc;
                 for (std::size_t i = 0; i < l.scale.size(); ++i) sc << (i ? "," : "") << l.scale[i];
                 std::cout << "  " << l.path << ": " << text << ", scale (" << sc.str() << ")\n";
             }
         }
+        j.add("levels", std::move(levels));
         return j;
     }
     if (fs::exists(fs::path(path) / ".zgroup")) {
-        nlohmann::ordered_json j;
-        j["format"] = "zarr-group";
-        j["arrays"] = nlohmann::ordered_json::array();
+        json_out j = json_out::object();
+        j.add("format", json_out::string("zarr-group"));
+        json_out arrays = json_out::array();
         std::vector<std::string> names;
         for (const auto& e : fs::directory_iterator(path))
             if (fs::exists(e.path() / ".zarray")) names.push_back(e.path().filename().string());
         std::sort(names.begin(), names.end());
         if (!json) std::cout << path << ": zarr group, " << names.size() << (names.size() == 1 ? " array\n" : " arrays\n");
         for (const auto& n : names) {
-            nlohmann::ordered_json entry;
-            entry["name"] = n;
+            json_out entry = json_out::object();
+            entry.add("name", json_out::string(n));
             // One damaged array does not hide the others: it is reported in its place.
             try {
                 entry.update(describe_zarr(nt::zarr::open(path + "/" + n), text));
                 if (!json) std::cout << "  " << n << ": " << text << '\n';
             } catch (const nt::error& e) {
                 failed = true;
-                entry["error"] = {{"code", std::string(nt::to_string(e.code()))}, {"message", e.message()}};
+                entry.set("error", error_json(e));
                 if (!json) std::cout << "  " << n << ": error [" << nt::to_string(e.code()) << "]: " << e.message() << '\n';
             }
-            j["arrays"].push_back(std::move(entry));
+            arrays.push(std::move(entry));
         }
+        j.add("arrays", std::move(arrays));
         return j;
     }
     (void)nt::zarr::open(path);  // throws io_error naming what is missing
-    return {};
+    return json_out::null();
 }
 
 int run_info(const command& cmd) {
     int status = exit_plan;
-    nlohmann::ordered_json files = nlohmann::ordered_json::array();
+    json_out files = json_out::array();
     for (const std::string& path : cmd.files) {
-        nlohmann::ordered_json file;
-        file["path"] = path;
+        json_out file = json_out::object();
+        file.add("path", json_out::string(path));
         try {
             if (std::filesystem::is_directory(path)) {
                 bool failed = false;
@@ -320,30 +348,37 @@ int run_info(const command& cmd) {
                 if (failed) status = exit_config_error;
             } else if (is_npz(path)) {
                 const auto members = nt::detail::read_npz_headers(path, "info");
-                file["format"] = "npz";
-                file["entries"] = nlohmann::ordered_json::array();
+                file.set("format", json_out::string("npz"));
+                json_out entries = json_out::array();
                 if (!cmd.json) std::cout << path << ": .npz archive, " << members.size() << " arrays\n";
                 for (const auto& [name, h] : members) {
-                    nlohmann::ordered_json e;
-                    e["name"] = name;
+                    json_out e = json_out::object();
+                    e.add("name", json_out::string(name));
                     e.update(describe(h));
-                    file["entries"].push_back(std::move(e));
+                    entries.push(std::move(e));
                     if (!cmd.json) std::cout << "  " << name << ": " << describe_text(h) << '\n';
                 }
+                file.set("entries", std::move(entries));
             } else {
                 const nt::detail::npy_header h = nt::detail::read_npy_header(path);
-                file["format"] = "npy";
+                file.set("format", json_out::string("npy"));
                 file.update(describe(h));
                 if (!cmd.json) std::cout << path << ": " << describe_text(h) << '\n';
             }
         } catch (const nt::error& e) {
             status = exit_config_error;
-            file["error"] = {{"code", std::string(nt::to_string(e.code()))}, {"message", e.message()}};
+            file.set("error", error_json(e));
             if (!cmd.json) std::cout << path << ": error [" << nt::to_string(e.code()) << "]: " << e.message() << '\n';
         }
-        files.push_back(std::move(file));
+        files.push(std::move(file));
     }
-    if (cmd.json) std::cout << nlohmann::ordered_json{{"files", std::move(files)}}.dump(2) << '\n';
+    if (cmd.json) {
+        json_out out = json_out::object();
+        out.add("files", std::move(files));
+        nt::detail::json_style style;
+        style.indent = 2;
+        std::cout << out.dump(style) << '\n';
+    }
     return status;
 }
 

@@ -1,6 +1,6 @@
 // Writing plans and pipeline reports, as JSON and as text (docs/config.md).
 //
-// Output objects are small trees written in insertion order; unlike
+// Output objects are detail::json_out trees written in insertion order; unlike
 // nlohmann::ordered_json they never search their keys, so a plan of 40,000 inputs
 // is written in linear time.
 #include <algorithm>
@@ -17,115 +17,29 @@ namespace nt {
 
 namespace {
 
-/// A JSON value to write: keys keep the order in which they were added.
-class jout {
-public:
-    static jout null() { return jout(kind::null); }
-    static jout boolean(bool b) {
-        jout v(kind::boolean);
-        v.boolean_ = b;
-        return v;
-    }
-    static jout number(std::int64_t n) {
-        jout v(kind::number);
-        v.number_ = n;
-        return v;
-    }
-    static jout string(std::string_view s) {
-        jout v(kind::string);
-        v.text_ = s;
-        return v;
-    }
-    static jout array() { return jout(kind::array); }
-    static jout object() { return jout(kind::object); }
+using jout = detail::json_out;
 
-    jout& push(jout v) {
-        items_.push_back(std::move(v));
-        return *this;
-    }
-    /// Adds a member; the caller keeps keys unique.
-    jout& add(std::string key, jout v) {
-        keys_.push_back(std::move(key));
-        items_.push_back(std::move(v));
-        return *this;
-    }
-
-    /// `indent` < 0: one line without spaces. Otherwise nested values are indented
-    /// and arrays of scalars (shapes, source maps) stay on one line:
-    /// `"shape": [10, 3, 256, 384]` reads better than one number per line.
-    void write(std::string& out, int indent, std::size_t depth = 0) const {
-        if (!is_structured()) return write_scalar(out);
-        const bool flat = indent < 0 || (k_ == kind::array && std::none_of(items_.begin(), items_.end(), [](const jout& v) {
-                                             return v.is_structured();
-                                         }));
-        out += k_ == kind::object ? '{' : '[';
-        if (items_.empty()) {
-            out += k_ == kind::object ? '}' : ']';
-            return;
-        }
-        const auto step = static_cast<std::size_t>(indent < 0 ? 0 : indent);
-        for (std::size_t i = 0; i < items_.size(); ++i) {
-            if (indent < 0) {
-                if (i) out += ',';
-            } else if (flat) {
-                if (i) out += ", ";
-            } else {
-                out += i ? ",\n" : "\n";
-                out.append(step * (depth + 1), ' ');
-            }
-            if (k_ == kind::object) {
-                out += detail::json_string(keys_[i]);
-                out += indent < 0 ? ":" : ": ";
-            }
-            items_[i].write(out, indent, depth + 1);
-        }
-        if (!flat) {
-            out += '\n';
-            out.append(step * depth, ' ');
-        }
-        out += k_ == kind::object ? '}' : ']';
-    }
-
-private:
-    enum class kind : std::uint8_t { null, boolean, number, string, array, object };
-    explicit jout(kind k) : k_(k) {}
-
-    bool is_structured() const noexcept { return k_ == kind::array || k_ == kind::object; }
-
-    void write_scalar(std::string& out) const {
-        switch (k_) {
-            case kind::null: out += "null"; break;
-            case kind::boolean: out += boolean_ ? "true" : "false"; break;
-            case kind::number: out += std::to_string(number_); break;
-            case kind::string: out += detail::json_string(text_); break;
-            default: break;
-        }
-    }
-
-    kind k_;
-    bool boolean_ = false;
-    std::int64_t number_ = 0;
-    std::string text_;
-    std::vector<std::string> keys_;
-    std::vector<jout> items_;
-};
-
+/// `indent` < 0: one line without spaces. Otherwise nested values are indented
+/// and arrays of scalars (shapes, source maps) stay on one line:
+/// `"shape": [10, 3, 256, 384]` reads better than one number per line.
 std::string dump(const jout& value, int indent) {
-    std::string out;
-    value.write(out, indent);
-    return out;
+    detail::json_style style;
+    style.indent = indent;
+    style.flat_scalar_arrays = true;
+    style.replace_invalid_utf8 = true;
+    return value.dump(style);
 }
 
 template <class Ints>
 jout int_array(const Ints& values) {
     jout out = jout::array();
-    for (auto v : values) out.push(jout::number(v));
+    for (auto v : values) out.push(jout::integer(v));
     return out;
 }
 
 /// A size: the number, or the text of a size not known yet.
 jout size_json(std::int64_t size, std::span<const std::string> unknown_sizes) {
-    if (size >= 0) return jout::number(size);
+    if (size >= 0) return jout::integer(size);
     return jout::string(size_text(size, unknown_sizes));
 }
 
@@ -137,7 +51,7 @@ jout names_json(const spec& s) {
 
 jout source_axes_json(const input_plan& in) {
     jout axes = jout::array();
-    for (std::int32_t a : in.source_axes) axes.push(a == inserted_axis ? jout::null() : jout::number(a));
+    for (std::int32_t a : in.source_axes) axes.push(a == inserted_axis ? jout::null() : jout::integer(a));
     return axes;
 }
 
@@ -259,7 +173,7 @@ std::string report_to_json(const pipeline& p, const pipeline_report& r, int inde
     jout sizes = jout::object();
     for (std::uint32_t s = 0; s < p.symbols().size(); ++s) {
         if (!is_written_symbol(p.symbols().name(s))) continue;
-        sizes.add(p.symbols().name(s), p.sizes()[s] >= 0 ? jout::number(p.sizes()[s]) : jout::null());
+        sizes.add(p.symbols().name(s), p.sizes()[s] >= 0 ? jout::integer(p.sizes()[s]) : jout::null());
     }
     out.add("sizes", std::move(sizes));
     jout steps = jout::object();

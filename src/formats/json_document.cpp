@@ -1,4 +1,5 @@
-// A read-only JSON document built by nlohmann's SAX parser (see json_document.hpp).
+// The JSON layer (see json_document.hpp): a read-only document built by nlohmann's
+// SAX parser, and json_out, the writer.
 #include "json_document.hpp"
 
 #include "nt/detail/edit_distance.hpp"
@@ -43,6 +44,8 @@ bool is_plain_key(std::string_view key) noexcept {
 /// value is copied once per level at most and the build is linear.
 class json_builder {
 public:
+    explicit json_builder(json_rules rules) noexcept : rules_(rules) {}
+
     json_document take() { return std::move(doc_); }
 
     bool null() { return scalar(json_kind::null); }
@@ -88,9 +91,12 @@ public:
     bool key(std::string& text) {
         frame& top = frames_.back();
         const std::size_t members = pending_.size() - top.pending_start;
-        if (repeated(top, text, members))
-            throw_error(errc::parse_error, where(path_of(frames_.size() - 1)) + ": the key " + json_quoted(text) +
-                                               " appears twice; JSON readers disagree on which one wins, keep one");
+        if (repeated(top, text, members)) {
+            if (rules_ == json_rules::config)
+                throw_error(errc::parse_error, where(path_of(frames_.size() - 1)) + ": the key " + json_quoted(text) +
+                                                   " appears twice; JSON readers disagree on which one wins, keep one");
+            forget(top, text);  // lenient: the last value wins, as in nlohmann::json
+        }
         top.key_offset = doc_.text_.size();
         top.key_length = text.size();
         doc_.text_ += text;
@@ -152,7 +158,7 @@ private:
     }
 
     bool open(bool is_object) {
-        if (frames_.size() == max_json_depth)
+        if (rules_ == json_rules::config && frames_.size() == max_json_depth)
             throw_error(errc::parse_error, where(path_of(frames_.size())) + ": arrays and objects nest deeper than " +
                                                std::to_string(max_json_depth) + " levels; a shape config needs 5");
         frame f;
@@ -193,6 +199,16 @@ private:
         return found;
     }
 
+    /// Drops the earlier member `text` of the open object (its children stay in the
+    /// arena, unreachable).
+    void forget(const frame& top, const std::string& text) {
+        for (std::size_t i = top.pending_start; i < pending_.size(); ++i)
+            if (doc_.text(pending_[i].key_offset, pending_[i].key_length) == text) {
+                pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
+                return;
+            }
+    }
+
     /// The path of the value that frame `depth` is reading (depth == frames_.size():
     /// the value about to open). Built only for a message.
     std::string path_of(std::size_t depth) const {
@@ -209,13 +225,14 @@ private:
         return path;
     }
 
+    json_rules rules_;
     json_document doc_;
     std::vector<json_document::node> pending_;
     std::vector<frame> frames_;
 };
 
-json_document json_document::parse(std::string_view text) {
-    json_builder builder;
+json_document json_document::parse(std::string_view text, json_rules rules) {
+    json_builder builder(rules);
     try {
         nlohmann::json::sax_parse(text.begin(), text.end(), &builder);
     } catch (const nlohmann::json::exception& e) {
@@ -251,10 +268,29 @@ bool json_value::find(std::string_view key_text, json_value& out) const noexcept
     return false;
 }
 
+std::optional<json_value> json_value::find(std::string_view key_text) const noexcept {
+    json_value out = *this;
+    if (!find(key_text, out)) return std::nullopt;
+    return out;
+}
+
 bool json_value::boolean() const noexcept { return doc_->at(index_).flag; }
 std::int64_t json_value::integer() const noexcept { return doc_->at(index_).number.i; }
 std::uint64_t json_value::unsigned_integer() const noexcept { return doc_->at(index_).number.u; }
 double json_value::floating() const noexcept { return doc_->at(index_).number.d; }
+
+std::int64_t json_value::int64() const noexcept {
+    return kind() == json_kind::unsigned_integer ? static_cast<std::int64_t>(unsigned_integer()) : integer();
+}
+
+double json_value::number() const noexcept {
+    switch (kind()) {
+        case json_kind::integer: return static_cast<double>(integer());
+        case json_kind::unsigned_integer: return static_cast<double>(unsigned_integer());
+        case json_kind::floating: return floating();
+        default: return 0;
+    }
+}
 
 std::string_view json_value::str() const noexcept {
     const auto& n = doc_->at(index_);
@@ -274,6 +310,194 @@ std::string json_value::dump() const {
         case json_kind::object: return "{...}";
     }
     return value.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+}
+
+std::string json_text(json_value value) {
+    json_out out = json_out::copy(value);
+    out.sort_keys();
+    return out.dump();
+}
+
+std::string string_of(json_value value) {
+    if (value.is_string()) return std::string(value.str());
+    return nlohmann::json::parse(json_text(value)).get<std::string>();  // throws nlohmann's type_error
+}
+
+std::vector<double> doubles_of(json_value value) {
+    std::vector<double> out;
+    const bool numbers = value.is_array() && [&] {
+        for (std::size_t i = 0; i < value.size(); ++i)
+            if (!value[i].is_number()) return false;
+        return true;
+    }();
+    if (!numbers) return nlohmann::json::parse(json_text(value)).get<std::vector<double>>();  // throws
+    for (std::size_t i = 0; i < value.size(); ++i) out.push_back(value[i].number());
+    return out;
+}
+
+// ---------------------------------------------------------------------------------
+// Writing
+
+json_out json_out::boolean(bool b) {
+    json_out v(json_kind::boolean);
+    v.boolean_ = b;
+    return v;
+}
+
+json_out json_out::integer(std::int64_t n) {
+    json_out v(json_kind::integer);
+    v.number_.i = n;
+    return v;
+}
+
+json_out json_out::unsigned_integer(std::uint64_t n) {
+    json_out v(json_kind::unsigned_integer);
+    v.number_.u = n;
+    return v;
+}
+
+json_out json_out::floating(double d) {
+    json_out v(json_kind::floating);
+    v.number_.d = d;
+    return v;
+}
+
+json_out json_out::string(std::string_view s) {
+    json_out v(json_kind::string);
+    v.text_ = s;
+    return v;
+}
+
+json_out json_out::copy(json_value value) {
+    switch (value.kind()) {
+        case json_kind::null: return null();
+        case json_kind::boolean: return boolean(value.boolean());
+        case json_kind::integer: return integer(value.integer());
+        case json_kind::unsigned_integer: return unsigned_integer(value.unsigned_integer());
+        case json_kind::floating: return floating(value.floating());
+        case json_kind::string: return string(value.str());
+        case json_kind::array: {
+            json_out out = array();
+            out.items_.reserve(value.size());
+            for (std::size_t i = 0; i < value.size(); ++i) out.push(copy(value[i]));
+            return out;
+        }
+        case json_kind::object: {
+            json_out out = object();
+            out.items_.reserve(value.size());
+            for (std::size_t i = 0; i < value.size(); ++i) out.add(std::string(value.key(i)), copy(value[i]));
+            return out;
+        }
+    }
+    return null();
+}
+
+json_out& json_out::push(json_out v) {
+    items_.push_back(std::move(v));
+    return *this;
+}
+
+json_out& json_out::add(std::string key, json_out v) {
+    keys_.push_back(std::move(key));
+    items_.push_back(std::move(v));
+    return *this;
+}
+
+json_out& json_out::set(std::string_view key, json_out v) {
+    for (std::size_t i = 0; i < keys_.size(); ++i)
+        if (keys_[i] == key) {
+            items_[i] = std::move(v);
+            return *this;
+        }
+    return add(std::string(key), std::move(v));
+}
+
+json_out& json_out::update(json_out other) {
+    for (std::size_t i = 0; i < other.keys_.size(); ++i) set(other.keys_[i], std::move(other.items_[i]));
+    return *this;
+}
+
+json_out& json_out::sort_keys() {
+    for (json_out& item : items_) item.sort_keys();
+    if (kind_ != json_kind::object || keys_.size() < 2) return *this;
+    std::vector<std::size_t> order(keys_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys_[a] < keys_[b]; });
+    std::vector<std::string> keys;
+    std::vector<json_out> items;
+    keys.reserve(order.size());
+    items.reserve(order.size());
+    for (std::size_t i : order) {
+        keys.push_back(std::move(keys_[i]));
+        items.push_back(std::move(items_[i]));
+    }
+    keys_ = std::move(keys);
+    items_ = std::move(items);
+    return *this;
+}
+
+std::string json_out::dump(json_style style) const {
+    std::string out;
+    write(out, style);
+    return out;
+}
+
+namespace {
+
+void write_string(std::string& out, std::string_view text, const json_style& style) {
+    out += nlohmann::json(std::string(text))
+               .dump(-1, ' ', false,
+                     style.replace_invalid_utf8 ? nlohmann::json::error_handler_t::replace
+                                                : nlohmann::json::error_handler_t::strict);
+}
+
+}  // namespace
+
+void json_out::write_scalar(std::string& out, const json_style& style) const {
+    switch (kind_) {
+        case json_kind::null: out += "null"; break;
+        case json_kind::boolean: out += boolean_ ? "true" : "false"; break;
+        case json_kind::integer: out += std::to_string(number_.i); break;
+        case json_kind::unsigned_integer: out += std::to_string(number_.u); break;
+        case json_kind::floating: out += nlohmann::json(number_.d).dump(); break;
+        case json_kind::string: write_string(out, text_, style); break;
+        default: break;
+    }
+}
+
+void json_out::write(std::string& out, const json_style& style, std::size_t depth) const {
+    if (!is_structured()) return write_scalar(out, style);
+    const int indent = style.indent;
+    const bool flat = indent < 0 || (style.flat_scalar_arrays && kind_ == json_kind::array &&
+                                     std::none_of(items_.begin(), items_.end(),
+                                                  [](const json_out& v) { return v.is_structured(); }));
+    const bool is_object = kind_ == json_kind::object;
+    out += is_object ? '{' : '[';
+    if (items_.empty()) {
+        out += is_object ? '}' : ']';
+        return;
+    }
+    const auto step = static_cast<std::size_t>(indent < 0 ? 0 : indent);
+    for (std::size_t i = 0; i < items_.size(); ++i) {
+        if (indent < 0) {
+            if (i) out += ',';
+        } else if (flat) {
+            if (i) out += ", ";
+        } else {
+            out += i ? ",\n" : "\n";
+            out.append(step * (depth + 1), ' ');
+        }
+        if (is_object) {
+            write_string(out, keys_[i], style);
+            out += indent < 0 ? ":" : ": ";
+        }
+        items_[i].write(out, style, depth + 1);
+    }
+    if (!flat) {
+        out += '\n';
+        out.append(step * depth, ' ');
+    }
+    out += is_object ? '}' : ']';
 }
 
 // ---------------------------------------------------------------------------------

@@ -1,17 +1,22 @@
-// json_document.hpp (private to the matcher): a read-only JSON document for configs.
+// json_document.hpp (private to ntensor): the one JSON layer. Everything that reads
+// JSON (configs, pipelines, zarr and OME-Zarr metadata) reads a json_document;
+// everything that writes JSON (plans, reports, .zarray, .zattrs, `ntensor info
+// --json`) builds a json_out. Only json_document.cpp includes nlohmann/json.
 //
 // Why not nlohmann::ordered_json: its objects are vectors searched linearly on every
 // insert, so reading a config of n tensors took O(n^2) time, seconds for a large one
 // (figures: docs/performance.md, "Figures behind the engine's thresholds").
 // This document is built by nlohmann's SAX parser into one arena: members keep the
 // file order, reading is linear in the text, and a value is 48 bytes plus its text.
-// The reader's rules live here too: a key repeated in one object and nesting deeper
-// than 64 levels are parse errors, raised as they are read, with the path of the
-// value (`tensors.a`) in the message.
+// The config reader's rules live here too (json_rules::config): a key repeated in
+// one object and nesting deeper than 64 levels are parse errors, raised as they are
+// read, with the path of the value (`tensors.a`) in the message. File formats'
+// metadata is read with nlohmann::json's rules (json_rules::lenient).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +56,9 @@ public:
     /// The member `key` of an object, by a linear scan (objects of a config have a
     /// handful of keys; index large objects yourself). False when absent.
     [[nodiscard]] bool find(std::string_view key, json_value& out) const noexcept;
+    /// The member `key` of an object (nothing when absent, or when this is not an object).
+    [[nodiscard]] std::optional<json_value> find(std::string_view key) const noexcept;
+    [[nodiscard]] bool contains(std::string_view key) const noexcept { return find(key).has_value(); }
 
     [[nodiscard]] bool boolean() const noexcept;
     /// integer: a negative number (or "-0"); unsigned_integer: a number >= 0.
@@ -58,6 +66,14 @@ public:
     [[nodiscard]] std::uint64_t unsigned_integer() const noexcept;
     [[nodiscard]] double floating() const noexcept;
     [[nodiscard]] std::string_view str() const noexcept;
+    /// integer and unsigned_integer: the value as nlohmann's get<std::int64_t>() gives
+    /// it (an unsigned value over INT64_MAX wraps).
+    [[nodiscard]] bool is_integral() const noexcept {
+        return kind() == json_kind::integer || kind() == json_kind::unsigned_integer;
+    }
+    [[nodiscard]] std::int64_t int64() const noexcept;
+    /// Any number as a double (0 for other kinds).
+    [[nodiscard]] double number() const noexcept;
 
     /// The value as JSON text on one line, ASCII only (for messages).
     [[nodiscard]] std::string dump() const;
@@ -67,8 +83,18 @@ private:
     std::size_t index_;
 };
 
-/// A parsed document. parse() throws nt::error (parse_error) for malformed JSON, a
-/// key repeated within one object, or nesting deeper than max_json_depth.
+/// What parse() refuses beyond malformed JSON.
+enum class json_rules : std::uint8_t {
+    /// The config reader's: a key repeated within one object, or nesting deeper than
+    /// max_json_depth, is a parse_error naming the path ("tensors.a").
+    config,
+    /// nlohmann::json::parse's, for file formats' metadata (zarr, OME-Zarr): a
+    /// repeated key keeps its last value, nesting has no limit.
+    lenient,
+};
+
+/// A parsed document. parse() throws nt::error (parse_error) for malformed JSON and
+/// for what `rules` refuses.
 class json_document {
 public:
     struct node {
@@ -85,7 +111,7 @@ public:
         } number{};
     };
 
-    [[nodiscard]] static json_document parse(std::string_view text);
+    [[nodiscard]] static json_document parse(std::string_view text, json_rules rules = json_rules::config);
 
     [[nodiscard]] json_value root() const noexcept { return {*this, nodes_.size() - 1}; }
     [[nodiscard]] const node& at(std::size_t index) const noexcept { return nodes_[index]; }
@@ -97,6 +123,89 @@ private:
     friend class json_builder;
     std::vector<node> nodes_;  // children before their parent; the root is last
     std::string text_;         // keys and strings, back to back
+};
+
+/// `value` on one line as nlohmann::json::dump() wrote it: object keys sorted, UTF-8
+/// kept, numbers as in json_out. What zarr messages quote, and zarr's JSON texts.
+[[nodiscard]] std::string json_text(json_value value);
+
+/// value.str() when `value` is a string; otherwise throws what nlohmann's
+/// get<std::string>() throws (a std::exception that is not an nt::error).
+[[nodiscard]] std::string string_of(json_value value);
+
+/// The numbers of an array as doubles; otherwise throws what nlohmann's
+/// get<std::vector<double>>() throws (a std::exception that is not an nt::error).
+[[nodiscard]] std::vector<double> doubles_of(json_value value);
+
+// ---------------------------------------------------------------------------------
+// Writing
+
+/// How json_out::dump() lays a value out.
+struct json_style {
+    /// < 0: one line without spaces, {"a":[1,2]}. >= 0: each member and element on a
+    /// line of its own, indented by `indent` spaces per level, "key": value (the
+    /// layout of nlohmann's dump(indent)).
+    int indent = -1;
+    /// With indent >= 0: an array holding no array or object stays on one line,
+    /// "shape": [10, 3, 256, 384] (plans and reports).
+    bool flat_scalar_arrays = false;
+    /// false: a string that is not valid UTF-8 throws nlohmann's type_error.316 (a
+    /// std::exception that is not an nt::error); true: it is written with U+FFFD.
+    bool replace_invalid_utf8 = false;
+};
+
+/// A JSON value to write: object members keep the order in which they were added
+/// (add() never searches, so a plan of 40,000 inputs is written in linear time).
+/// Numbers are written as nlohmann writes them: integers in full, doubles in the
+/// shortest form that reads back to the same double ("1.0", "1e+20"), NaN and
+/// infinities as null (zarr spells those as the strings "NaN", "Infinity").
+/// Strings are escaped as JSON requires, non-ASCII kept as UTF-8.
+class json_out {
+public:
+    static json_out null() { return json_out(json_kind::null); }
+    static json_out boolean(bool b);
+    static json_out integer(std::int64_t n);
+    static json_out unsigned_integer(std::uint64_t n);
+    static json_out floating(double d);
+    static json_out string(std::string_view s);
+    static json_out array() { return json_out(json_kind::array); }
+    static json_out object() { return json_out(json_kind::object); }
+    /// A copy of a read value (members in the document's order).
+    static json_out copy(json_value value);
+
+    [[nodiscard]] json_kind kind() const noexcept { return kind_; }
+
+    /// Appends an element to an array.
+    json_out& push(json_out v);
+    /// Appends a member to an object; the caller keeps keys unique.
+    json_out& add(std::string key, json_out v);
+    /// Replaces member `key` of an object, or appends it (a linear search: for small
+    /// objects).
+    json_out& set(std::string_view key, json_out v);
+    /// set() for every member of the object `other`, in its order.
+    json_out& update(json_out other);
+    /// Sorts the members of every object by key, bytewise: the order nlohmann::json
+    /// (a std::map) wrote, which zarr's .zarray and .zattrs files keep.
+    json_out& sort_keys();
+
+    [[nodiscard]] std::string dump(json_style style = {}) const;
+    void write(std::string& out, const json_style& style, std::size_t depth = 0) const;
+
+private:
+    explicit json_out(json_kind k) noexcept : kind_(k) {}
+    [[nodiscard]] bool is_structured() const noexcept { return kind_ == json_kind::array || kind_ == json_kind::object; }
+    void write_scalar(std::string& out, const json_style& style) const;
+
+    json_kind kind_;
+    bool boolean_ = false;
+    union {
+        std::int64_t i;
+        std::uint64_t u;
+        double d;
+    } number_{};
+    std::string text_;
+    std::vector<std::string> keys_;
+    std::vector<json_out> items_;
 };
 
 // ---------------------------------------------------------------------------------

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
-#include <nlohmann/json.hpp>
 
+#include "json_document.hpp"
 #include "npy_header.hpp"
 #include "regular_file.hpp"
 #include "nt/error.hpp"
@@ -18,7 +18,6 @@
 namespace nt::detail {
 namespace {
 
-using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 [[noreturn]] void bad(const std::string& path, std::string_view file, const std::string& why) {
@@ -34,11 +33,17 @@ bool read_metadata_file(const std::string& file, const std::string& path, std::s
     return true;
 }
 
-json parse(const std::string& path, std::string_view file, const std::string& text) {
-    json j = json::parse(text, nullptr, false);
-    if (j.is_discarded()) bad(path, file, "not valid JSON; fix or rewrite the file");
-    if (!j.is_object()) bad(path, file, "must hold a JSON object");
-    return j;
+/// The document's root, an object (zarr reads JSON as nlohmann::json::parse does:
+/// a repeated key keeps its last value).
+json_document parse(const std::string& path, std::string_view file, const std::string& text) {
+    json_document doc;
+    try {
+        doc = json_document::parse(text, json_rules::lenient);
+    } catch (const error&) {
+        bad(path, file, "not valid JSON; fix or rewrite the file");
+    }
+    if (!doc.root().is_object()) bad(path, file, "must hold a JSON object");
+    return doc;
 }
 
 std::string group_hint(const std::string& path) {
@@ -77,23 +82,27 @@ zarr_metadata read_zarr_metadata(const std::string& given) {
             throw_error(errc::io_error, zarr_where(p) + ": the folder does not exist; give the folder holding .zarray");
         throw_error(errc::io_error, zarr_where(p) + ": holds no .zarray, so it is not a zarr v2 array" + group_hint(p));
     }
-    const json j = parse(p, ".zarray", text);
-    if (!j.contains("zarr_format") || j["zarr_format"] != 2)
+    const json_document doc = parse(p, ".zarray", text);
+    const json_value j = doc.root();
+    const auto format = j.find("zarr_format");
+    if (!format || !format->is_number() || format->number() != 2)  // 2.0 passes, as nlohmann's == 2 did
         bad(p, ".zarray", "\"zarr_format\" must be 2 (ntensor reads zarr v2 stores)");
     auto sizes = [&](const char* key, std::int64_t least) {
-        if (!j.contains(key) || !j[key].is_array())
+        const auto list = j.find(key);
+        if (!list || !list->is_array())
             bad(p, ".zarray", std::string("\"") + key + "\" must be a list of integers");
-        if (j[key].size() > max_rank)
-            bad(p, ".zarray", std::string("\"") + key + "\" has " + std::to_string(j[key].size()) +
+        if (list->size() > max_rank)
+            bad(p, ".zarray", std::string("\"") + key + "\" has " + std::to_string(list->size()) +
                                   " axes, over ntensor's " + std::to_string(max_rank));
         std::vector<std::int64_t> v;
-        for (const auto& e : j[key]) {
-            const bool ok = (e.is_number_unsigned() && e.get<std::uint64_t>() <= (std::uint64_t{1} << 62)) ||
-                            (e.is_number_integer() && !e.is_number_unsigned());
-            if (!ok || e.get<std::int64_t>() < least)
-                bad(p, ".zarray", std::string("\"") + key + "\" holds " + e.dump() + "; its sizes are integers >= " +
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const json_value e = (*list)[i];
+            const bool ok = (e.kind() == json_kind::unsigned_integer && e.unsigned_integer() <= (std::uint64_t{1} << 62)) ||
+                            e.kind() == json_kind::integer;
+            if (!ok || e.int64() < least)
+                bad(p, ".zarray", std::string("\"") + key + "\" holds " + json_text(e) + "; its sizes are integers >= " +
                                       std::to_string(least));
-            v.push_back(e.get<std::int64_t>());
+            v.push_back(e.int64());
         }
         return v;
     };
@@ -102,16 +111,17 @@ zarr_metadata read_zarr_metadata(const std::string& given) {
     if (m.shape.size() != m.chunks.size())
         bad(p, ".zarray", "\"shape\" " + text_of(m.shape) + " and \"chunks\" " + text_of(m.chunks) +
                               " differ in length");
-    if (!j.contains("dtype"))
+    const auto dtype = j.find("dtype");
+    if (!dtype)
         bad(p, ".zarray", "\"dtype\" is missing; it is a string such as \"<u2\"");
     // A list is zarr's structured (record) dtype: a valid store, just not one ntensor reads.
-    if (j["dtype"].is_array())
-        throw_error(errc::unsupported_dtype, zarr_where(p) + ": the structured dtype " + j["dtype"].dump() +
+    if (dtype->is_array())
+        throw_error(errc::unsupported_dtype, zarr_where(p) + ": the structured dtype " + json_text(*dtype) +
                                                  " is not one ntensor reads (bool, integers, float16/32/64); "
                                                  "read its fields as separate arrays with zarr-python");
-    if (!j["dtype"].is_string())
-        bad(p, ".zarray", "\"dtype\" holds " + j["dtype"].dump() + "; it is a string such as \"<u2\"");
-    m.descr = j["dtype"].get<std::string>();
+    if (!dtype->is_string())
+        bad(p, ".zarray", "\"dtype\" holds " + json_text(*dtype) + "; it is a string such as \"<u2\"");
+    m.descr = std::string(dtype->str());
     m.dtype = npy_dtype_name(m.descr);
     if (m.dtype.empty())
         throw_error(errc::unsupported_dtype, zarr_where(p) + ": the dtype '" + m.descr +
@@ -132,38 +142,41 @@ zarr_metadata read_zarr_metadata(const std::string& given) {
             bad(p, ".zarray", "the shape " + text_of(m.shape) + " overflows 64-bit sizes");
         total = s == 0 ? total : total * s;
     }
-    if (j.contains("filters") && !j["filters"].is_null()) {
-        if (!j["filters"].is_array()) bad(p, ".zarray", "\"filters\" must be null or a list");
-        if (!j["filters"].empty())
-            throw_error(errc::unsupported_dtype, zarr_where(p) + ": the filters " + j["filters"].dump() +
+    if (const auto filters = j.find("filters"); filters && !filters->is_null()) {
+        if (!filters->is_array()) bad(p, ".zarray", "\"filters\" must be null or a list");
+        if (!filters->empty())
+            throw_error(errc::unsupported_dtype, zarr_where(p) + ": the filters " + json_text(*filters) +
                                                      " are not ones ntensor applies; rewrite the store without filters");
     }
-    const std::string order = j.contains("order") && j["order"].is_string() ? j["order"].get<std::string>() : "";
+    const auto order_value = j.find("order");
+    const std::string order = order_value && order_value->is_string() ? std::string(order_value->str()) : "";
     if (order != "C" && order != "F") bad(p, ".zarray", "\"order\" must be \"C\" or \"F\"");
     m.order = order[0];
-    if (j.contains("dimension_separator")) {
-        const auto& sep = j["dimension_separator"];
-        if (!sep.is_string() || (sep != "." && sep != "/"))
+    if (const auto sep = j.find("dimension_separator")) {
+        if (!sep->is_string() || (sep->str() != "." && sep->str() != "/"))
             bad(p, ".zarray", "\"dimension_separator\" must be \".\" or \"/\"");
-        m.separator = sep.get<std::string>()[0];
+        m.separator = sep->str()[0];
     }
-    m.compressor = j.contains("compressor") ? j["compressor"].dump() : "null";
-    if (!j.contains("fill_value")) bad(p, ".zarray", "\"fill_value\" is missing (null when undefined)");
-    m.fill_value = j["fill_value"].dump();
+    const auto compressor = j.find("compressor");
+    m.compressor = compressor ? json_text(*compressor) : "null";
+    const auto fill = j.find("fill_value");
+    if (!fill) bad(p, ".zarray", "\"fill_value\" is missing (null when undefined)");
+    m.fill_value = json_text(*fill);
 
     m.names.assign(m.shape.size(), "");
     m.attributes = "{}";
     if (read_metadata_file(p + "/.zattrs", p, text)) {
-        const json a = parse(p, ".zattrs", text);
-        m.attributes = a.dump();
-        if (a.contains("_ARRAY_DIMENSIONS")) {
-            const json& dims = a["_ARRAY_DIMENSIONS"];
-            if (!dims.is_array() || dims.size() != m.shape.size())
+        const json_document attributes = parse(p, ".zattrs", text);
+        const json_value a = attributes.root();
+        m.attributes = json_text(a);
+        if (const auto dims = a.find("_ARRAY_DIMENSIONS")) {
+            if (!dims->is_array() || dims->size() != m.shape.size())
                 bad(p, ".zattrs", "\"_ARRAY_DIMENSIONS\" must list one name per axis (" +
                                       std::to_string(m.shape.size()) + ")");
-            for (std::size_t i = 0; i < dims.size(); ++i) {
-                if (!dims[i].is_string()) bad(p, ".zattrs", "\"_ARRAY_DIMENSIONS\" holds " + dims[i].dump() + ", not a name");
-                const auto t = dims[i].get<std::string>();
+            for (std::size_t i = 0; i < dims->size(); ++i) {
+                const json_value d = (*dims)[i];
+                if (!d.is_string()) bad(p, ".zattrs", "\"_ARRAY_DIMENSIONS\" holds " + json_text(d) + ", not a name");
+                const std::string t(d.str());
                 // xarray's placeholder, and names ntensor cannot spell (spaces, over
                 // 64 characters), read as unnamed.
                 if (is_zarr_placeholder_name(t) || !name::is_valid(t)) continue;
@@ -178,13 +191,22 @@ zarr_metadata read_zarr_metadata(const std::string& given) {
 
 std::string zarr_attributes_with_names(const std::string& attributes, const std::vector<std::string>& names,
                                        std::string_view where) {
-    json j = json::parse(attributes, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
+    std::optional<json_document> doc;
+    try {
+        doc = json_document::parse(attributes, json_rules::lenient);
+    } catch (const error&) {
+    }
+    if (!doc || !doc->root().is_object())
         throw_error(errc::parse_error, std::string(where) + ": the attributes must be a JSON object, such as {\"units\": \"HU\"}");
-    json dims = json::array();
-    for (std::size_t i = 0; i < names.size(); ++i) dims.push_back(names[i].empty() ? "dim_" + std::to_string(i) : names[i]);
-    j["_ARRAY_DIMENSIONS"] = std::move(dims);
-    return j.dump(4);
+    json_out j = json_out::copy(doc->root());
+    json_out dims = json_out::array();
+    for (std::size_t i = 0; i < names.size(); ++i)
+        dims.push(json_out::string(names[i].empty() ? "dim_" + std::to_string(i) : names[i]));
+    j.set("_ARRAY_DIMENSIONS", std::move(dims));
+    j.sort_keys();  // nlohmann::json's order, which these files have always had
+    json_style style;
+    style.indent = 4;
+    return j.dump(style);
 }
 
 }  // namespace nt::detail

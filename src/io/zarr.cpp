@@ -14,13 +14,13 @@
 #include <list>
 #include <mutex>
 #include <unordered_map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <system_error>
 
 #include "copy.hpp"
 #include "core_errors.hpp"
 #include "file_io.hpp"
+#include "json_document.hpp"
 #include "npy_header.hpp"
 #include "zarr_metadata.hpp"
 #include "nt/error.hpp"
@@ -29,7 +29,9 @@
 
 namespace nt::zarr {
 
-using json = nlohmann::json;
+using detail::json_document;
+using detail::json_out;
+using detail::json_value;
 namespace fs = std::filesystem;
 
 namespace {
@@ -332,32 +334,44 @@ std::vector<std::int64_t> chunk_origin(const state& s, std::span<const std::int6
     return o;
 }
 
-json codec_json(const codec& c) {
-    if (c.id.empty()) return nullptr;
-    if (c.id == "blosc")
-        return {{"id", "blosc"}, {"cname", c.cname}, {"clevel", c.level}, {"shuffle", c.shuffle}, {"blocksize", 0}};
-    return {{"id", c.id}, {"level", c.level}};
+json_out codec_json(const codec& c) {
+    if (c.id.empty()) return json_out::null();
+    json_out out = json_out::object();
+    if (c.id == "blosc") {
+        out.add("id", json_out::string("blosc"));
+        out.add("cname", json_out::string(c.cname));
+        out.add("clevel", json_out::integer(c.level));
+        out.add("shuffle", json_out::integer(c.shuffle));
+        out.add("blocksize", json_out::integer(0));
+        return out;
+    }
+    out.add("id", json_out::string(c.id));
+    out.add("level", json_out::integer(c.level));
+    return out;
 }
 
-codec codec_from_json(const state& s, const json& j) {
+codec codec_from_json(const state& s, json_value j) {
     if (j.is_null()) return codec::none();
-    if (!j.is_object() || !j.contains("id") || !j["id"].is_string())
+    const auto id = j.find("id");
+    if (!id || !id->is_string())
         bad_metadata(s.path, ".zarray", "\"compressor\" must be null or an object with a string \"id\"");
     codec c;
-    c.id = j["id"].get<std::string>();
+    c.id = std::string(id->str());
     c.cname.clear();
     c.level = 0;
     c.shuffle = 0;
     auto integer = [&](const char* key, int fallback) {
-        if (!j.contains(key)) return fallback;
-        if (!j[key].is_number_integer() || j[key].get<std::int64_t>() < -1000 || j[key].get<std::int64_t>() > 1000)
+        const auto v = j.find(key);
+        if (!v) return fallback;
+        if (!v->is_integral() || v->int64() < -1000 || v->int64() > 1000)
             bad_metadata(s.path, ".zarray", std::string("the compressor's \"") + key + "\" must be a small integer");
-        return j[key].get<int>();
+        return static_cast<int>(v->int64());
     };
     if (c.id == "blosc") {
-        if (!j.contains("cname") || !j["cname"].is_string())
+        const auto cname = j.find("cname");
+        if (!cname || !cname->is_string())
             bad_metadata(s.path, ".zarray", "the blosc compressor needs a string \"cname\"");
-        c.cname = j["cname"].get<std::string>();
+        c.cname = std::string(cname->str());
         c.level = integer("clevel", 5);
         c.shuffle = integer("shuffle", 1);
     } else if (c.id == "zlib" || c.id == "gzip") {
@@ -370,39 +384,39 @@ codec codec_from_json(const state& s, const json& j) {
 }
 
 /// The fill value of .zarray in the array's dtype, and as a double for fill_value().
-void read_fill(state& s, const json& j) {
+void read_fill(state& s, json_value j) {
     s.fill_bytes.fill(std::byte{0});
     if (j.is_null()) {
         s.fill.reset();
         return;
     }
     auto bad = [&](const std::string& why) {
-        bad_metadata(s.path, ".zarray", "\"fill_value\" " + j.dump() + " " + why);
+        bad_metadata(s.path, ".zarray", "\"fill_value\" " + detail::json_text(j) + " " + why);
     };
     if (j.is_boolean()) {
-        const bool v = j.get<bool>();
+        const bool v = j.boolean();
         convert_scalar<std::uint8_t>(v ? 1 : 0, dtype::u8, s.type, s.fill_bytes.data());
         s.fill = v ? 1.0 : 0.0;
-    } else if (j.is_number_unsigned()) {
-        const auto v = j.get<std::uint64_t>();
+    } else if (j.kind() == detail::json_kind::unsigned_integer) {
+        const auto v = j.unsigned_integer();
         if (!fits(s.type, static_cast<long double>(v))) bad("does not fit " + std::string(to_string(s.type)));
         convert_scalar<std::uint64_t>(v, dtype::u64, s.type, s.fill_bytes.data());
         s.fill = static_cast<double>(v);
-    } else if (j.is_number_integer()) {
-        const auto v = j.get<std::int64_t>();
+    } else if (j.kind() == detail::json_kind::integer) {
+        const auto v = j.integer();
         if (!fits(s.type, static_cast<long double>(v))) bad("does not fit " + std::string(to_string(s.type)));
         convert_scalar<std::int64_t>(v, dtype::i64, s.type, s.fill_bytes.data());
         s.fill = static_cast<double>(v);
-    } else if (j.is_number_float() || j.is_string()) {
+    } else if (j.kind() == detail::json_kind::floating || j.is_string()) {
         double v = 0;
         if (j.is_string()) {
-            const auto t = j.get<std::string>();
+            const auto t = j.str();
             if (t == "NaN") v = std::numeric_limits<double>::quiet_NaN();
             else if (t == "Infinity") v = std::numeric_limits<double>::infinity();
             else if (t == "-Infinity") v = -std::numeric_limits<double>::infinity();
             else bad("is not a number, \"NaN\", \"Infinity\" or \"-Infinity\"");
         } else {
-            v = j.get<double>();
+            v = j.floating();
         }
         if (!is_float(s.type) && (!std::isfinite(v) || std::trunc(v) != v || !fits(s.type, v)))
             bad("is not a value of " + std::string(to_string(s.type)));
@@ -413,21 +427,21 @@ void read_fill(state& s, const json& j) {
     }
 }
 
-json fill_json(dtype d, const std::optional<double>& fill, const std::string& path) {
-    if (!fill) return nullptr;
+json_out fill_json(dtype d, const std::optional<double>& fill, const std::string& path) {
+    if (!fill) return json_out::null();
     const double v = *fill;
     if (is_float(d)) {
-        if (std::isnan(v)) return "NaN";
-        if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-        return v;
+        if (std::isnan(v)) return json_out::string("NaN");
+        if (std::isinf(v)) return json_out::string(v > 0 ? "Infinity" : "-Infinity");
+        return json_out::floating(v);
     }
     if (!std::isfinite(v) || std::trunc(v) != v || !fits(d, v))
         throw_error(errc::invalid_argument, "zarr::create: " + store_where(path) + ": the fill value " +
                                                 std::to_string(v) + " is not a value of " + std::string(to_string(d)) +
                                                 "; give an integer in its range");
-    if (d == dtype::b8) return v != 0;
-    if (v < 0) return static_cast<std::int64_t>(v);
-    return static_cast<std::uint64_t>(v);
+    if (d == dtype::b8) return json_out::boolean(v != 0);
+    if (v < 0) return json_out::integer(static_cast<std::int64_t>(v));
+    return json_out::unsigned_integer(static_cast<std::uint64_t>(v));
 }
 
 std::vector<std::string> name_texts(std::span<const name> names) {
@@ -649,8 +663,9 @@ array open(const std::string& path, const io_options& io) {
     for (auto c : m.chunks) s->chunk_elements *= c;  // bounded by the reader
     s->order = m.order;
     s->separator = m.separator;
-    s->compressor = codec_from_json(*s, json::parse(m.compressor));
-    read_fill(*s, json::parse(m.fill_value));
+    // The reader left both as JSON text (json_text: keys sorted, numbers exact).
+    s->compressor = codec_from_json(*s, json_document::parse(m.compressor, detail::json_rules::lenient).root());
+    read_fill(*s, json_document::parse(m.fill_value, detail::json_rules::lenient).root());
     s->names.reserve(m.names.size());
     for (const auto& n : m.names) s->names.push_back(n.empty() ? name() : name(n));
     return array(std::move(s));
@@ -689,15 +704,23 @@ array create(const std::string& path, nt::dtype dtype, shape_arg shape_in, shape
         throw_error(errc::invalid_argument, where + ": the dimension separator must be '.' or '/'");
     detail::check_codec(options.compressor, where);
     const std::string_view descr = detail::npy_descr_for(to_string(dtype));
-    json z = {{"zarr_format", 2},
-              {"shape", shape},
-              {"chunks", chunks},
-              {"dtype", std::string(descr)},
-              {"compressor", codec_json(options.compressor)},
-              {"fill_value", fill_json(dtype, options.fill_value.for_dtype(dtype), path)},
-              {"order", std::string(1, options.order)},
-              {"filters", nullptr},
-              {"dimension_separator", std::string(1, options.dimension_separator)}};
+    json_out z = json_out::object();
+    z.add("zarr_format", json_out::integer(2));
+    json_out shape_json = json_out::array(), chunks_json = json_out::array();
+    for (auto n : shape) shape_json.push(json_out::integer(n));
+    for (auto n : chunks) chunks_json.push(json_out::integer(n));
+    z.add("shape", std::move(shape_json));
+    z.add("chunks", std::move(chunks_json));
+    z.add("dtype", json_out::string(descr));
+    z.add("compressor", codec_json(options.compressor));
+    z.add("fill_value", fill_json(dtype, options.fill_value.for_dtype(dtype), path));
+    z.add("order", json_out::string(std::string(1, options.order)));
+    z.add("filters", json_out::null());
+    z.add("dimension_separator", json_out::string(std::string(1, options.dimension_separator)));
+    z.sort_keys();  // .zarray keeps the sorted keys nlohmann::json wrote (and zarr-python writes)
+    detail::json_style zarray_style;
+    zarray_style.indent = 4;
+    const std::string zarray = z.dump(zarray_style);
     std::vector<name> axis_names(shape.size());
     for (std::size_t i = 0; i < names.size(); ++i) axis_names[i] = names[i];
     nt::spec(shape, axis_names);  // duplicate names are refused here, before any file exists
@@ -705,7 +728,7 @@ array create(const std::string& path, nt::dtype dtype, shape_arg shape_in, shape
     const bool durable = options.io.durable;
     const auto write_metadata = [&](const std::string& folder) {
         detail::write_file_atomically(folder + "/.zattrs", attributes, "zarr::create", durable);
-        detail::write_file_atomically(folder + "/.zarray", z.dump(4), "zarr::create", durable);
+        detail::write_file_atomically(folder + "/.zarray", zarray, "zarr::create", durable);
     };
 
     std::error_code ec;

@@ -5,12 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 
 #include "core_errors.hpp"
 #include "file_io.hpp"
+#include "json_document.hpp"
 #include "nt/error.hpp"
 #include "nt/elementwise.hpp"
 #include "nt/structure.hpp"
@@ -19,7 +20,9 @@
 
 namespace nt::zarr {
 
-using json = nlohmann::json;
+using detail::json_document;
+using detail::json_out;
+using detail::json_value;
 namespace fs = std::filesystem;
 
 namespace {
@@ -38,7 +41,7 @@ const std::set<std::string> time_units{
 
 std::string where(const std::string& path) { return "OME-Zarr '" + path + "'"; }
 
-json read_attributes(const std::string& path) {
+json_document read_attributes(const std::string& path) {
     const std::string file = path + "/.zattrs";
     std::error_code ec;
     if (!fs::exists(file, ec)) {
@@ -49,10 +52,14 @@ json read_attributes(const std::string& path) {
     }
     const std::string text = detail::read_small_file(file, where(path) + ": '" + file + "'", std::uint64_t{64} << 20,
                                                      "a metadata document");
-    json j = json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
+    std::optional<json_document> doc;
+    try {
+        doc = json_document::parse(text, detail::json_rules::lenient);
+    } catch (const error&) {
+    }
+    if (!doc || !doc->root().is_object())
         throw_error(errc::format_error, where(path) + ": .zattrs is not a JSON object");
-    return j;
+    return std::move(*doc);
 }
 
 /// Why the dataset path `p` leads out of the image folder `image` (empty: it stays
@@ -74,36 +81,39 @@ std::string leaves_image(const std::string& image, const std::string& p) {
 
 /// One transformation list (a dataset's or the multiscale's): exactly one scale,
 /// then at most one translation, each with one value per axis.
-void check_transforms(const json& list, std::size_t rank, const std::string& at, bool required,
+void check_transforms(std::optional<json_value> given, std::size_t rank, const std::string& at, bool required,
                       std::vector<std::string>& broken) {
-    if (!list.is_array()) {
+    if (!given || !given->is_array()) {
         if (required) broken.push_back(at + " MUST be a list of transformations");
         return;
     }
+    const json_value list = *given;
     int scales = 0, translations = 0;
     for (std::size_t i = 0; i < list.size(); ++i) {
-        const json& t = list[i];
+        const json_value t = list[i];
         const std::string here = at + "[" + std::to_string(i) + "]";
-        if (!t.is_object() || !t.contains("type") || !t["type"].is_string()) {
+        const auto type_value = t.find("type");
+        if (!type_value || !type_value->is_string()) {
             broken.push_back(here + " MUST be an object with a \"type\"");
             continue;
         }
-        const auto type = t["type"].get<std::string>();
+        const std::string type(type_value->str());
         if (type != "scale" && type != "translation") {
             broken.push_back(here + ": the type '" + type + "' is not allowed; datasets take only scale and translation");
             continue;
         }
         if (type == "translation" && scales == 0) broken.push_back(here + ": a translation MUST come after the scale");
         (type == "scale" ? scales : translations) += 1;
-        if (!t.contains(type) || !t[type].is_array()) {
+        const auto values = t.find(type);
+        if (!values || !values->is_array()) {
             broken.push_back(here + " MUST give \"" + type + "\" as a list of numbers (ntensor does not read \"path\")");
             continue;
         }
-        if (t[type].size() != rank)
-            broken.push_back(here + ": \"" + type + "\" has " + std::to_string(t[type].size()) +
+        if (values->size() != rank)
+            broken.push_back(here + ": \"" + type + "\" has " + std::to_string(values->size()) +
                              " values; it MUST have one per axis (" + std::to_string(rank) + ")");
-        for (const auto& v : t[type])
-            if (!v.is_number()) {
+        for (std::size_t k = 0; k < values->size(); ++k)
+            if (!(*values)[k].is_number()) {
                 broken.push_back(here + ": \"" + type + "\" MUST hold numbers");
                 break;
             }
@@ -114,12 +124,13 @@ void check_transforms(const json& list, std::size_t rank, const std::string& at,
 }
 
 /// The rules of a multiscale's "axes"; returns their number.
-std::size_t check_axes(const json& s, const std::string& at, std::vector<std::string>& broken) {
+std::size_t check_axes(json_value s, const std::string& at, std::vector<std::string>& broken) {
         std::size_t rank = 0;
-    if (!s.contains("axes") || !s["axes"].is_array()) {
+    const auto axes_value = s.find("axes");
+    if (!axes_value || !axes_value->is_array()) {
         broken.push_back(at + " MUST contain \"axes\", a list");
     } else {
-        const json& axes = s["axes"];
+        const json_value axes = *axes_value;
         rank = axes.size();
         if (rank < 2 || rank > 5)
             broken.push_back(at + ".axes has " + std::to_string(rank) + " entries; it MUST have 2 to 5");
@@ -127,23 +138,25 @@ std::size_t check_axes(const json& s, const std::string& at, std::vector<std::st
         int space = 0, time = 0, other = 0;
         int stage = 0;  // 0 time, 1 channel or custom, 2 space: the order the rule asks for
         for (std::size_t i = 0; i < axes.size(); ++i) {
-            const json& a = axes[i];
+            const json_value a = axes[i];
             const std::string here = at + ".axes[" + std::to_string(i) + "]";
-            if (!a.is_object() || !a.contains("name") || !a["name"].is_string()) {
+            const auto name_value = a.find("name");
+            if (!name_value || !name_value->is_string()) {
                 broken.push_back(here + " MUST have a \"name\"");
                 continue;
             }
-            const auto name = a["name"].get<std::string>();
+            const std::string name(name_value->str());
             if (!names.insert(name).second) broken.push_back(here + ": the name '" + name + "' MUST be unique");
-            const std::string type = a.contains("type") && a["type"].is_string() ? a["type"].get<std::string>() : "";
+            const auto type_value = a.find("type");
+            const std::string type = type_value && type_value->is_string() ? std::string(type_value->str()) : "";
             const int this_stage = type == "time" ? 0 : type == "space" ? 2 : 1;
             if (this_stage < stage)
                 broken.push_back(here + " ('" + name + "', " + (type.empty() ? "no type" : type) +
                                  "): axes MUST be ordered time, then channel or custom, then space");
             stage = std::max(stage, this_stage);
             (type == "space" ? space : type == "time" ? time : other) += 1;
-            if (a.contains("unit")) {
-                const std::string unit = a["unit"].is_string() ? a["unit"].get<std::string>() : "";
+            if (const auto unit_value = a.find("unit")) {
+                const std::string unit = unit_value->is_string() ? std::string(unit_value->str()) : "";
                 if (type == "space" && !space_units.count(unit))
                     broken.push_back(here + ": the unit '" + unit + "' SHOULD be a UDUNITS-2 length (micrometer, millimeter, ...)");
                 if (type == "time" && !time_units.count(unit))
@@ -158,52 +171,57 @@ std::size_t check_axes(const json& s, const std::string& at, std::vector<std::st
     return rank;
 }
 
-std::vector<std::string> rules_broken(const std::string& path, const json& attrs) {
+std::vector<std::string> rules_broken(const std::string& path, json_value attrs) {
     std::vector<std::string> broken;
-    if (!attrs.contains("multiscales")) {
+    const auto multiscales = attrs.find("multiscales");
+    if (!multiscales) {
         broken.push_back("the group's attributes MUST contain \"multiscales\"");
         return broken;
     }
-    const json& ms = attrs["multiscales"];
+    const json_value ms = *multiscales;
     if (!ms.is_array() || ms.empty()) {
         broken.push_back("\"multiscales\" MUST be a non-empty list");
         return broken;
     }
     for (std::size_t m = 0; m < ms.size(); ++m) {
-        const json& s = ms[m];
+        const json_value s = ms[m];
         const std::string at = "multiscales[" + std::to_string(m) + "]";
         if (!s.is_object()) {
             broken.push_back(at + " MUST be an object");
             continue;
         }
-        if (!s.contains("version") || s["version"] != "0.4")
+        const auto version = s.find("version");
+        if (!version || !version->is_string() || version->str() != "0.4")
             broken.push_back(at + ".version MUST be \"0.4\" (ntensor reads NGFF 0.4)");
-        if (s.contains("name") && !s["name"].is_string()) broken.push_back(at + ".name MUST be a string");
+        if (const auto name = s.find("name"); name && !name->is_string()) broken.push_back(at + ".name MUST be a string");
         const std::size_t rank = check_axes(s, at, broken);
         // datasets
-        if (!s.contains("datasets") || !s["datasets"].is_array() || s["datasets"].empty()) {
+        const auto datasets = s.find("datasets");
+        if (!datasets || !datasets->is_array() || datasets->empty()) {
             broken.push_back(at + " MUST contain \"datasets\", a non-empty list");
         } else {
             std::vector<std::int64_t> previous;
-            for (std::size_t d = 0; d < s["datasets"].size(); ++d) {
-                const json& ds = s["datasets"][d];
+            for (std::size_t d = 0; d < datasets->size(); ++d) {
+                const json_value ds = (*datasets)[d];
                 const std::string here = at + ".datasets[" + std::to_string(d) + "]";
-                if (!ds.is_object() || !ds.contains("path") || !ds["path"].is_string()) {
+                const auto path_value = ds.find("path");
+                if (!path_value || !path_value->is_string()) {
                     broken.push_back(here + " MUST have a \"path\"");
                     continue;
                 }
-                check_transforms(ds.contains("coordinateTransformations") ? ds["coordinateTransformations"] : json(),
-                                 rank, here + ".coordinateTransformations", true, broken);
-                if (const std::string why = leaves_image(path, ds["path"].get<std::string>()); !why.empty()) {
-                    broken.push_back(here + ": the path '" + ds["path"].get<std::string>() + "' " + why +
+                const std::string ds_path(path_value->str());
+                check_transforms(ds.find("coordinateTransformations"), rank, here + ".coordinateTransformations", true,
+                                 broken);
+                if (const std::string why = leaves_image(path, ds_path); !why.empty()) {
+                    broken.push_back(here + ": the path '" + ds_path + "' " + why +
                                      "; a level MUST be an array inside the image's group folder");
                     continue;
                 }
-                const std::string level = path + "/" + ds["path"].get<std::string>();
+                const std::string level = path + "/" + ds_path;
                 try {
                     const auto meta = detail::read_zarr_metadata(level);
                     if (meta.shape.size() != rank)
-                        broken.push_back(here + ": the array '" + ds["path"].get<std::string>() + "' has " +
+                        broken.push_back(here + ": the array '" + ds_path + "' has " +
                                          std::to_string(meta.shape.size()) + " dimensions; it MUST have one per axis (" +
                                          std::to_string(rank) + ")");
                     else if (!previous.empty())
@@ -216,20 +234,48 @@ std::vector<std::string> rules_broken(const std::string& path, const json& attrs
                             }
                     previous = meta.shape;
                 } catch (const error& e) {
-                    broken.push_back(here + ": the path '" + ds["path"].get<std::string>() +
+                    broken.push_back(here + ": the path '" + ds_path +
                                      "' MUST name a zarr array of the group (" + e.message() + ")");
                 }
             }
         }
-        if (s.contains("coordinateTransformations"))
-            check_transforms(s["coordinateTransformations"], rank, at + ".coordinateTransformations", false, broken);
+        if (const auto transforms = s.find("coordinateTransformations"))
+            check_transforms(transforms, rank, at + ".coordinateTransformations", false, broken);
     }
     return broken;
 }
 
-std::vector<double> numbers(const json& list, const char* type, std::size_t rank, double fallback) {
-    for (const auto& t : list)
-        if (t.is_object() && t.value("type", "") == type) return t[type].get<std::vector<double>>();
+/// What a loop over a nlohmann::json visits: an array's elements, an object's values
+/// by sorted key, nothing for null, the value itself for other scalars. (The global
+/// transformations reach numbers() unchecked when they are not a list.)
+std::vector<json_value> elements(json_value v) {
+    std::vector<json_value> out;
+    if (v.is_array()) {
+        for (std::size_t i = 0; i < v.size(); ++i) out.push_back(v[i]);
+    } else if (v.is_object()) {
+        std::vector<std::size_t> order(v.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return v.key(a) < v.key(b); });
+        for (std::size_t i : order) out.push_back(v[i]);
+    } else if (!v.is_null()) {
+        out.push_back(v);
+    }
+    return out;
+}
+
+/// A member that must be a string when present (nlohmann's value(key, "")).
+std::string string_member(json_value object, const char* key) {
+    const auto v = object.find(key);
+    return v ? detail::string_of(*v) : std::string();
+}
+
+std::vector<double> numbers(std::optional<json_value> list, const char* type, std::size_t rank, double fallback) {
+    if (list)
+        for (const json_value t : elements(*list))
+            if (t.is_object() && string_member(t, "type") == type) {
+                if (const auto values = t.find(type)) return detail::doubles_of(*values);
+                return detail::doubles_of(json_document::parse("null").root());  // throws: no list
+            }
     return std::vector<double>(rank, fallback);
 }
 
@@ -240,12 +286,16 @@ std::string lower(std::string s) {
 
 }  // namespace
 
-std::vector<std::string> validate_ome(const std::string& path) { return rules_broken(path, read_attributes(path)); }
+std::vector<std::string> validate_ome(const std::string& path) {
+    const json_document attributes = read_attributes(path);
+    return rules_broken(path, attributes.root());
+}
 
 ome_image open_ome(const std::string& given) {
     std::string path = given;
     while (path.size() > 1 && path.back() == '/') path.pop_back();
-    const json attrs = read_attributes(path);
+    const json_document attributes = read_attributes(path);
+    const json_value attrs = attributes.root();
     const auto broken = rules_broken(path, attrs);
     if (!broken.empty())
         throw_error(errc::format_error, where(path) + ": " + broken.front() +
@@ -253,12 +303,14 @@ ome_image open_ome(const std::string& given) {
                                                                      " more: nt::zarr::validate_ome lists them)"
                                                                : std::string()) +
                                             "; fix the group's .zattrs (NGFF 0.4)");
-    const json& s = attrs["multiscales"][0];
+    const json_value s = (*attrs.find("multiscales"))[0];
     ome_image image;
-    image.name = s.value("name", "");
+    image.name = string_member(s, "name");
     std::vector<name> names;
-    for (const auto& a : s["axes"]) {
-        ome_axis axis{a["name"].get<std::string>(), a.value("type", ""), a.value("unit", "")};
+    const json_value axes_list = *s.find("axes");
+    for (std::size_t i = 0; i < axes_list.size(); ++i) {
+        const json_value a = axes_list[i];
+        ome_axis axis{string_member(a, "name"), string_member(a, "type"), string_member(a, "unit")};
         if (!name::is_valid(axis.name))
             throw_error(errc::format_error, where(path) + ": the axis name '" + axis.name +
                                                 "' is not one ntensor can use (letters, digits, _; at most 64)");
@@ -266,15 +318,17 @@ ome_image open_ome(const std::string& given) {
         image.axes.push_back(std::move(axis));
     }
     const std::size_t rank = names.size();
-    const json none = json::array();
-    const json& global = s.contains("coordinateTransformations") ? s["coordinateTransformations"] : none;
+    const auto global = s.find("coordinateTransformations");
     const auto global_scale = numbers(global, "scale", rank, 1.0);
     const auto global_shift = numbers(global, "translation", rank, 0.0);
-    for (const auto& ds : s["datasets"]) {
-        ome_level level{ds["path"].get<std::string>(), {}, {}, zarr::open(path + "/" + ds["path"].get<std::string>())};
+    const json_value datasets = *s.find("datasets");
+    for (std::size_t d = 0; d < datasets.size(); ++d) {
+        const json_value ds = datasets[d];
+        const std::string ds_path(ds.find("path")->str());
+        ome_level level{ds_path, {}, {}, zarr::open(path + "/" + ds_path)};
         // The level's own transformations, then the multiscale's, composed per axis.
-        level.scale = numbers(ds["coordinateTransformations"], "scale", rank, 1.0);
-        level.translation = numbers(ds["coordinateTransformations"], "translation", rank, 0.0);
+        level.scale = numbers(ds.find("coordinateTransformations"), "scale", rank, 1.0);
+        level.translation = numbers(ds.find("coordinateTransformations"), "translation", rank, 0.0);
         for (std::size_t i = 0; i < rank; ++i) {
             level.translation[i] = level.translation[i] * global_scale[i] + global_shift[i];
             level.scale[i] *= global_scale[i];
@@ -327,17 +381,25 @@ ome_image write_ome(const std::string& path, const any_tensor& t, const ome_opti
 
     // The metadata, checked before anything is written: the rules apply to what
     // the caller asked for (2 or 3 space axes, order, units).
-    json axes_json = json::array();
+    json_out axes_json = json_out::array();
     std::vector<name> names;
     for (const auto& a : axes) {
-        json j = {{"name", a.name}, {"type", a.type}};
-        if (!a.unit.empty()) j["unit"] = a.unit;
-        axes_json.push_back(j);
+        json_out j = json_out::object();
+        j.add("name", json_out::string(a.name));
+        j.add("type", json_out::string(a.type));
+        if (!a.unit.empty()) j.add("unit", json_out::string(a.unit));
+        axes_json.push(std::move(j));
         names.emplace_back(a.name);
     }
     {
+        // The rules read documents: the axes go through their JSON text once.
+        json_out wrapper = json_out::object();
+        wrapper.add("axes", axes_json);
+        detail::json_style text_style;
+        text_style.replace_invalid_utf8 = true;
+        const json_document doc = json_document::parse(wrapper.dump(text_style), detail::json_rules::lenient);
         std::vector<std::string> broken;
-        (void)check_axes(json{{"axes", axes_json}}, "the axes", broken);
+        (void)check_axes(doc.root(), "the axes", broken);
         if (!broken.empty())
             throw_error(errc::invalid_argument, at + ": " + broken.front() + " (NGFF 0.4); fix options.axes");
     }
@@ -348,15 +410,22 @@ ome_image write_ome(const std::string& path, const any_tensor& t, const ome_opti
         create_options o;
         o.compressor = options.compressor;
         o.io = options.io;
-        json datasets = json::array();
+        json_out datasets = json_out::array();
         any_tensor level = t;
         std::vector<double> level_scale = scale;
         for (int l = 0;; ++l) {
             const std::string key = std::to_string(l);
             auto arr = zarr::create(root + "/" + key, t.dtype(), level.shape(), chunks, names, o);
             arr.write(level);
-            datasets.push_back({{"path", key},
-                                {"coordinateTransformations", json::array({{{"type", "scale"}, {"scale", level_scale}}})}});
+            json_out scale_json = json_out::array();
+            for (double v : level_scale) scale_json.push(json_out::floating(v));
+            json_out transform = json_out::object();
+            transform.add("type", json_out::string("scale"));
+            transform.add("scale", std::move(scale_json));
+            json_out dataset = json_out::object();
+            dataset.add("path", json_out::string(key));
+            dataset.add("coordinateTransformations", json_out::array().push(std::move(transform)));
+            datasets.push(std::move(dataset));
             bool fits = true;
             for (std::size_t i = 0; i < rank; ++i)
                 if (axes[i].type == "space" && level.shape()[i] > chunks[i]) fits = false;
@@ -377,12 +446,18 @@ ome_image write_ome(const std::string& path, const any_tensor& t, const ome_opti
             }
             level = any_tensor(next).astype(t.dtype());
         }
-        json attrs = {{"multiscales", json::array({{{"version", "0.4"},
-                                                    {"name", options.name},
-                                                    {"axes", axes_json},
-                                                    {"datasets", datasets},
-                                                    {"type", "mean of 2 per spatial axis"}}})}};
-        detail::write_file_atomically(root + "/.zattrs", attrs.dump(4), "zarr::write_ome", options.io.durable);
+        json_out multiscale = json_out::object();
+        multiscale.add("version", json_out::string("0.4"));
+        multiscale.add("name", json_out::string(options.name));
+        multiscale.add("axes", axes_json);
+        multiscale.add("datasets", std::move(datasets));
+        multiscale.add("type", json_out::string("mean of 2 per spatial axis"));
+        json_out attrs = json_out::object();
+        attrs.add("multiscales", json_out::array().push(std::move(multiscale)));
+        attrs.sort_keys();  // the sorted keys nlohmann::json wrote
+        detail::json_style style;
+        style.indent = 4;
+        detail::write_file_atomically(root + "/.zattrs", attrs.dump(style), "zarr::write_ome", options.io.durable);
     };
     std::error_code ec;
     if (fs::exists(path, ec)) {
