@@ -31,6 +31,7 @@
 
 #include "nt/any_tensor.hpp"
 #include "nt/axis.hpp"
+#include "nt/detail/list_arg.hpp"
 #include "nt/detail/tensor_base.hpp"
 #include "nt/promote.hpp"
 #include "nt/tensor.hpp"
@@ -46,17 +47,7 @@ struct axis_pair {
 
 /// A list of axis pairs as a parameter: `{{1, 0}, {"C", "C"}}`, a std::vector or a
 /// span. Non-owning; valid for the call it is passed to.
-class axis_pairs {
-public:
-    axis_pairs() noexcept = default;
-    axis_pairs(std::initializer_list<axis_pair> p) noexcept : p_(p.begin(), p.size()) {}  // NOLINT
-    axis_pairs(std::span<const axis_pair> p) noexcept : p_(p) {}                          // NOLINT
-    axis_pairs(const std::vector<axis_pair>& p) noexcept : p_(p) {}                       // NOLINT
-    [[nodiscard]] std::span<const axis_pair> span() const noexcept { return p_; }
-
-private:
-    std::span<const axis_pair> p_;
-};
+using axis_pairs = detail::list_arg<axis_pair>;
 
 namespace detail {
 
