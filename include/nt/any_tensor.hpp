@@ -35,6 +35,7 @@
 #include "nt/detail/handle_ops.hpp"
 #include "nt/detail/op_lists.hpp"
 #include "nt/detail/tensor_base.hpp"
+#include "nt/detail/visit_dtype.hpp"
 #include "nt/dtype.hpp"
 #include "nt/index.hpp"
 #include "nt/layout.hpp"
@@ -178,14 +179,9 @@ private:
 ///     nt::visit([](const auto& t) { return t.size(); }, a);
 template <class F>
 decltype(auto) visit(F&& f, const any_tensor& a) {
-    switch (a.dtype()) {
-#define NT_ANY_VISIT_CASE(T, TAG, NAME) \
-    case dtype::TAG: return std::forward<F>(f)(Tensor<T>(a.base()));
-        NT_FOR_EACH_ELEMENT_TYPE(NT_ANY_VISIT_CASE)
-#undef NT_ANY_VISIT_CASE
-    }
-    // dtype values outside the list cannot be built; keep the compiler content.
-    return std::forward<F>(f)(Tensor<float>(a.base()));
+    return detail::visit_dtype(a.dtype(), [&](auto type) -> decltype(auto) {
+        return std::forward<F>(f)(Tensor<typename decltype(type)::type>(a.base()));
+    });
 }
 
 // ---------------------------------------------------------------------------------

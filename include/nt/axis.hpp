@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "nt/detail/list_arg.hpp"
 #include "nt/name.hpp"
 #include "nt/small_vector.hpp"
 
@@ -55,37 +56,29 @@ private:
 /// (NumPy's `axis=(1,)`), to a single axis (`0`, `"C"`, an nt::Axis), a
 /// std::vector<Axis> or a span. Non-owning except for a single axis, which it holds;
 /// valid for the call it is passed to.
-class axes_arg {
+class axes_arg : public detail::list_arg<Axis> {
 public:
+    using detail::list_arg<Axis>::list_arg;
     axes_arg() noexcept = default;
-    axes_arg(std::initializer_list<Axis> axes) noexcept : axes_(axes.begin(), axes.size()) {}  // NOLINT
-    axes_arg(std::span<const Axis> axes) noexcept : axes_(axes) {}                             // NOLINT
-    axes_arg(const std::vector<Axis>& axes) noexcept : axes_(axes) {}                          // NOLINT
-    template <std::size_t N>
-    axes_arg(const small_vector<Axis, N>& axes) noexcept : axes_(axes.data(), axes.size()) {}  // NOLINT
     // One axis binds here rather than to a separate single-axis overload: a braced
     // `{1}` would convert equally well to both, and the call would be ambiguous.
     template <class A>
         requires(std::convertible_to<const A&, Axis> && !std::same_as<A, axes_arg>)
-    axes_arg(const A& axis) : one_(axis), axes_(&one_, 1) {}  // NOLINT
-    axes_arg(const axes_arg& other) noexcept : one_(other.one_), axes_(other.holds_one() ? std::span<const Axis>(&one_, 1) : other.axes_) {}
+    axes_arg(const A& axis) : one_(axis) {  // NOLINT
+        values_ = std::span<const Axis>(&one_, 1);
+    }
+    axes_arg(const axes_arg& other) noexcept : list_arg(other), one_(other.one_) {
+        if (other.holds_one()) values_ = std::span<const Axis>(&one_, 1);
+    }
     axes_arg& operator=(const axes_arg& other) noexcept {
         one_ = other.one_;
-        axes_ = other.holds_one() ? std::span<const Axis>(&one_, 1) : other.axes_;
+        values_ = other.holds_one() ? std::span<const Axis>(&one_, 1) : other.values_;
         return *this;
     }
-    ~axes_arg() = default;
-
-    [[nodiscard]] std::span<const Axis> span() const noexcept { return axes_; }
-    [[nodiscard]] std::size_t size() const noexcept { return axes_.size(); }
-    [[nodiscard]] const Axis& operator[](std::size_t i) const noexcept { return axes_[i]; }
-    [[nodiscard]] const Axis* begin() const noexcept { return axes_.data(); }
-    [[nodiscard]] const Axis* end() const noexcept { return axes_.data() + axes_.size(); }
 
 private:
-    [[nodiscard]] bool holds_one() const noexcept { return axes_.data() == &one_; }
+    [[nodiscard]] bool holds_one() const noexcept { return values_.data() == &one_; }
     Axis one_{0};
-    std::span<const Axis> axes_;
 };
 
 }  // namespace nt

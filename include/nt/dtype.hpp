@@ -23,9 +23,10 @@
 ///
 /// Why an X-macro: the list must reach places that are not templates (an enum, a
 /// switch, `extern template` declarations, CMake) and this public header must stay
-/// light. Compile-time work over the same list (promotion table, dispatch from a
-/// runtime dtype, cross-type instantiations) uses the Boost.Hana list that
-/// src/core/element_types.hpp builds from this macro, out of public headers.
+/// light. The one dispatch from a runtime dtype to its type is detail::visit_dtype
+/// (<nt/detail/visit_dtype.hpp>); compile-time work over the same list (promotion
+/// table, cross-type instantiations) uses the Boost.Hana list that
+/// src/engine/element_types.hpp builds from this macro, out of public headers.
 #define NT_FOR_EACH_ELEMENT_TYPE(X)   \
     X(bool, b8, "bool")               \
     X(std::int8_t, i8, "int8")        \

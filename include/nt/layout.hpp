@@ -19,6 +19,7 @@
 #include <span>
 #include <vector>
 
+#include "nt/detail/list_arg.hpp"
 #include "nt/small_vector.hpp"
 
 namespace nt {
@@ -26,25 +27,7 @@ namespace nt {
 /// A shape (or strides, or positions) as a parameter: binds to `{2, 3}`, a
 /// std::vector<std::int64_t>, nt::dims or a span. Non-owning; valid for the call it
 /// is passed to.
-class shape_arg {
-public:
-    shape_arg() noexcept = default;
-    shape_arg(std::initializer_list<std::int64_t> values) noexcept : values_(values.begin(), values.size()) {}  // NOLINT
-    shape_arg(std::span<const std::int64_t> values) noexcept : values_(values) {}                             // NOLINT
-    shape_arg(const std::vector<std::int64_t>& values) noexcept : values_(values) {}                          // NOLINT
-    template <std::size_t N>
-    shape_arg(const small_vector<std::int64_t, N>& values) noexcept : values_(values.data(), values.size()) {}  // NOLINT
-
-    [[nodiscard]] std::span<const std::int64_t> span() const noexcept { return values_; }
-    [[nodiscard]] std::size_t size() const noexcept { return values_.size(); }
-    [[nodiscard]] bool empty() const noexcept { return values_.empty(); }
-    [[nodiscard]] std::int64_t operator[](std::size_t i) const noexcept { return values_[i]; }
-    [[nodiscard]] const std::int64_t* begin() const noexcept { return values_.data(); }
-    [[nodiscard]] const std::int64_t* end() const noexcept { return values_.data() + values_.size(); }
-
-private:
-    std::span<const std::int64_t> values_;
-};
+using shape_arg = detail::list_arg<std::int64_t>;
 
 /// Sizes, strides (elements) and offset (elements) of a strided array.
 class layout {

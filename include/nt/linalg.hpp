@@ -31,6 +31,7 @@
 
 #include "nt/any_tensor.hpp"
 #include "nt/axis.hpp"
+#include "nt/detail/list_arg.hpp"
 #include "nt/detail/tensor_base.hpp"
 #include "nt/promote.hpp"
 #include "nt/tensor.hpp"
@@ -46,21 +47,11 @@ struct axis_pair {
 
 /// A list of axis pairs as a parameter: `{{1, 0}, {"C", "C"}}`, a std::vector or a
 /// span. Non-owning; valid for the call it is passed to.
-class axis_pairs {
-public:
-    axis_pairs() noexcept = default;
-    axis_pairs(std::initializer_list<axis_pair> p) noexcept : p_(p.begin(), p.size()) {}  // NOLINT
-    axis_pairs(std::span<const axis_pair> p) noexcept : p_(p) {}                          // NOLINT
-    axis_pairs(const std::vector<axis_pair>& p) noexcept : p_(p) {}                       // NOLINT
-    [[nodiscard]] std::span<const axis_pair> span() const noexcept { return p_; }
-
-private:
-    std::span<const axis_pair> p_;
-};
+using axis_pairs = detail::list_arg<axis_pair>;
 
 namespace detail {
 
-// The compiled core (src/core/linalg.cpp). Each takes untyped handles of any element
+// The compiled core (src/ops/linalg.cpp). Each takes untyped handles of any element
 // types and returns the result in nt::promote_types of them.
 [[nodiscard]] tensor_base dot(const tensor_base& a, const tensor_base& b, std::span<const Axis> axes);
 [[nodiscard]] tensor_base einsum(std::string_view subscripts, std::span<const tensor_base* const> operands);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "nt/axis.hpp"
+#include "nt/detail/list_arg.hpp"
 #include "nt/name.hpp"
 #include "nt/small_vector.hpp"
 
@@ -27,25 +28,7 @@ using name_list = small_vector<name, 8>;
 /// A list of names as a parameter: binds to `{"N", "C"}`, `{"?", "C"}`, a
 /// std::vector<name>, nt::name_list or a span. An empty list means "all unnamed".
 /// Non-owning; valid for the call it is passed to.
-class names_arg {
-public:
-    names_arg() noexcept = default;
-    names_arg(std::initializer_list<name> names) noexcept : names_(names.begin(), names.size()) {}  // NOLINT
-    names_arg(std::span<const name> names) noexcept : names_(names) {}                             // NOLINT
-    names_arg(const std::vector<name>& names) noexcept : names_(names) {}                          // NOLINT
-    template <std::size_t N>
-    names_arg(const small_vector<name, N>& names) noexcept : names_(names.data(), names.size()) {}  // NOLINT
-
-    [[nodiscard]] std::span<const name> span() const noexcept { return names_; }
-    [[nodiscard]] std::size_t size() const noexcept { return names_.size(); }
-    [[nodiscard]] bool empty() const noexcept { return names_.empty(); }
-    [[nodiscard]] name operator[](std::size_t i) const noexcept { return names_[i]; }
-    [[nodiscard]] const name* begin() const noexcept { return names_.data(); }
-    [[nodiscard]] const name* end() const noexcept { return names_.data() + names_.size(); }
-
-private:
-    std::span<const name> names_;
-};
+using names_arg = detail::list_arg<name>;
 
 /// Position of `axis` among `names.size()` axes. Throws axis_out_of_range (index
 /// outside -rank..rank-1, or no axis with that name) with a message naming `op`,

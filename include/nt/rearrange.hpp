@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "nt/detail/list_arg.hpp"
 #include "nt/detail/tensor_base.hpp"
 #include "nt/reduce.hpp"
 #include "nt/tensor.hpp"
@@ -31,17 +32,7 @@ struct axis_size {
 
 /// A list of identifier sizes as a parameter: `{{"ph", 2}, {"pw", 2}}`, a
 /// std::vector<axis_size> or a span. Non-owning.
-class sizes_arg {
-public:
-    sizes_arg() noexcept = default;
-    sizes_arg(std::initializer_list<axis_size> s) noexcept : s_(s.begin(), s.size()) {}  // NOLINT
-    sizes_arg(std::span<const axis_size> s) noexcept : s_(s) {}                          // NOLINT
-    sizes_arg(const std::vector<axis_size>& s) noexcept : s_(s) {}                       // NOLINT
-    [[nodiscard]] std::span<const axis_size> span() const noexcept { return s_; }
-
-private:
-    std::span<const axis_size> s_;
-};
+using sizes_arg = detail::list_arg<axis_size>;
 
 /// The reduction of nt::reduce (einops reduce). Not nt::detail::reduce_op, the
 /// kernels' larger list.

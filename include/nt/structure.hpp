@@ -9,7 +9,7 @@
 //                          nt::fold_norm::average);
 //
 // Everything that does not depend on the element type is compiled once in
-// src/core/structure.cpp; copies go through the engine's strided copy.
+// src/ops/structure.cpp; copies go through the engine's strided copy.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "nt/axis.hpp"
+#include "nt/detail/list_arg.hpp"
 #include "nt/detail/tensor_base.hpp"
 #include "nt/elementwise.hpp"
 #include "nt/layout.hpp"
@@ -58,17 +59,7 @@ struct pad_width {
 
 /// A list of pad widths as a parameter: binds to `{{"H", {2, 2}}, {"W", {1, 1}}}`, a
 /// std::vector<pad_width> or a span. Non-owning.
-class pad_widths_arg {
-public:
-    pad_widths_arg() noexcept = default;
-    pad_widths_arg(std::initializer_list<pad_width> w) noexcept : w_(w.begin(), w.size()) {}  // NOLINT
-    pad_widths_arg(std::span<const pad_width> w) noexcept : w_(w) {}                           // NOLINT
-    pad_widths_arg(const std::vector<pad_width>& w) noexcept : w_(w) {}                        // NOLINT
-    [[nodiscard]] std::span<const pad_width> span() const noexcept { return w_; }
-
-private:
-    std::span<const pad_width> w_;
-};
+using pad_widths_arg = detail::list_arg<pad_width>;
 
 namespace detail {
 

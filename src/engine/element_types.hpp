@@ -1,11 +1,12 @@
 // element_types.hpp (private): the element types as a Boost.Hana list, built from
-// NT_FOR_EACH_ELEMENT_TYPE (nt/dtype.hpp), and a dispatcher from a runtime dtype to
-// its static type.
+// NT_FOR_EACH_ELEMENT_TYPE (nt/dtype.hpp), and the dispatcher from a runtime dtype to
+// its static type (detail::visit_dtype, whose one home is nt/detail/visit_dtype.hpp;
+// included here so that the compiled core finds it where it always did).
 //
 // Why Hana here and an X-macro in the public header: compile-time work over the
-// types (every pair for the promotion table and the casts, a visitor from a runtime
-// dtype) reads best as algorithms on a type list, and Hana is heavy, so it stays in
-// src/ and the tests (private include directory), never in include/nt/.
+// types (every pair for the promotion table and the casts) reads best as algorithms
+// on a type list, and Hana is heavy, so it stays in src/ and the tests (private
+// include directory), never in include/nt/.
 #pragma once
 
 #include <boost/hana/for_each.hpp>
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "nt/detail/visit_dtype.hpp"
 #include "nt/dtype.hpp"
 
 namespace nt::detail {
@@ -31,14 +33,5 @@ inline constexpr auto list = drop_void<void NT_FOR_EACH_ELEMENT_TYPE(NT_HANA_ELE
 
 /// Every element type nt::Tensor supports, in dtype order.
 inline constexpr auto element_types = element_types_impl::list;
-
-/// Calls `f(boost::hana::type_c<T>)` for the T whose dtype is `d`.
-template <class F>
-void visit_dtype(dtype d, F&& f) {
-    boost::hana::for_each(element_types, [&](auto t) {
-        using T = typename decltype(t)::type;
-        if (dtype_of<T> == d) f(t);
-    });
-}
 
 }  // namespace nt::detail

@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <string>
 #include <system_error>
+#include <type_traits>
 
 #include "copy.hpp"
 #include "core_errors.hpp"
@@ -23,6 +24,7 @@
 #include "json_document.hpp"
 #include "npy_header.hpp"
 #include "zarr_metadata.hpp"
+#include "nt/detail/visit_dtype.hpp"
 #include "nt/error.hpp"
 #include "nt/threads.hpp"
 #include "zarr_codec.hpp"
@@ -56,18 +58,14 @@ void convert_scalar(V v, dtype from, dtype d, std::byte* out) {
 
 /// Whether an integer fits `d` (an integer or bool dtype).
 bool fits(dtype d, long double v) {
-    switch (d) {
-        case dtype::b8: return v == 0 || v == 1;
-        case dtype::i8: return v >= INT8_MIN && v <= INT8_MAX;
-        case dtype::i16: return v >= INT16_MIN && v <= INT16_MAX;
-        case dtype::i32: return v >= INT32_MIN && v <= INT32_MAX;
-        case dtype::i64: return v >= static_cast<long double>(INT64_MIN) && v <= static_cast<long double>(INT64_MAX);
-        case dtype::u8: return v >= 0 && v <= UINT8_MAX;
-        case dtype::u16: return v >= 0 && v <= UINT16_MAX;
-        case dtype::u32: return v >= 0 && v <= UINT32_MAX;
-        case dtype::u64: return v >= 0 && v <= static_cast<long double>(UINT64_MAX);
-        default: return true;
-    }
+    return nt::detail::visit_dtype(d, [&](auto type) {
+        using T = typename decltype(type)::type;
+        if constexpr (std::is_same_v<T, bool>) return v == 0 || v == 1;
+        else if constexpr (std::is_integral_v<T>)
+            return v >= static_cast<long double>(std::numeric_limits<T>::min()) &&
+                   v <= static_cast<long double>(std::numeric_limits<T>::max());
+        else return true;
+    });
 }
 
 }  // namespace

@@ -74,7 +74,7 @@ T* elements(const tensor_base& t) {
     return reinterpret_cast<T*>(t.data());
 }
 
-/// Calls f(type_c<T>) for the element type of `t`.
+/// Calls f(std::type_identity<T>{}) for the element type of `t` (detail::visit_dtype).
 template <class F>
 void on_type(const tensor_base& t, F&& f) {
     visit_dtype(t.type(), std::forward<F>(f));

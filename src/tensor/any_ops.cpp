@@ -20,7 +20,7 @@ namespace {
 template <class T>
 using type_of = typename T::type;
 
-/// Calls `f(boost::hana::type_c<T>)` for the T of `d` and returns its any_tensor.
+/// Calls `f(std::type_identity<T>{})` for the T of `d` (detail::visit_dtype) and returns its any_tensor.
 template <class F>
 any_tensor dispatch(dtype d, F&& f) {
     any_tensor out;

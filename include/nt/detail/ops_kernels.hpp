@@ -4,7 +4,7 @@
 // Kernels work on one element type T at a time (mixed-type operations first cast to
 // the common type), take pointers and strides in elements over one common shape
 // (strides already permuted and broadcast: 0 on broadcast axes), and are compiled
-// once per element type (src/core/kernels/). The result type of each
+// once per element type (src/engine/kernels/). The result type of each
 // operation is given by the traits below.
 #pragma once
 

@@ -1,7 +1,7 @@
 // nt/detail/tensor_base.hpp: the element-type-independent half of nt::Tensor.
 //
 // tensor_base composes storage (owner + byte pointer + extent), a layout and the
-// names layer, and implements every structural operation once, in src/core/*.cpp.
+// names layer, and implements every structural operation once, in src/tensor/ and src/ops/.
 // Tensor<T> wraps it and re-wraps results with thin inline forwarding (the
 // SmallVectorBase / fmt vprint split).
 #pragma once
@@ -213,14 +213,14 @@ private:
     dtype dtype_ = dtype::f32;
 };
 
-/// Views defined in src/core/structure.cpp (Tensor::flip, Tensor::unfold over axes).
+/// Views defined in src/ops/structure.cpp (Tensor::flip, Tensor::unfold over axes).
 [[nodiscard]] tensor_base flip(const tensor_base& t, std::span<const Axis> axes);
 [[nodiscard]] tensor_base flip_all(const tensor_base& t);
 [[nodiscard]] tensor_base unfold_axes(const tensor_base& t, std::span<const Axis> axes,
                                       std::span<const std::int64_t> sizes, std::span<const std::int64_t> steps,
                                       std::span<const name> window_names);
 
-/// Masks (src/core/masks.cpp). `mask` must hold bool (type_mismatch otherwise) and is
+/// Masks (src/ops/masks.cpp). `mask` must hold bool (type_mismatch otherwise) and is
 /// matched to `t` by names and broadcast to it as assign broadcasts a source
 /// (align_to_destination). masked_fill and assign_where write into `t` (read_only
 /// for a read-only view); `value` points to one element of t's type.

@@ -27,6 +27,7 @@
 #include "half_convert.hpp"
 #include "simd.hpp"
 #include "nt/detail/ops_kernels.hpp"
+#include "nt/detail/visit_dtype.hpp"
 #include "nt/dtype.hpp"
 #include "nt/error.hpp"
 
@@ -238,15 +239,12 @@ using convert_run_fn = void (*)(std::int64_t, T*, const char*, std::int64_t);
 /// The converter to T from `from`: null when `from` is T.
 template <class T>
 convert_run_fn<T> converter_from(dtype from) noexcept {
-    switch (from) {
-#define NT_CONVERTER_CASE(From, TAG, NAME)                                 \
-    case dtype::TAG:                                                        \
-        if constexpr (std::is_same_v<From, T>) return nullptr;             \
-        else return &convert_run<T, From>;
-        NT_FOR_EACH_ELEMENT_TYPE(NT_CONVERTER_CASE)
-#undef NT_CONVERTER_CASE
-    }
-    return nullptr;
+    convert_run_fn<T> converter = nullptr;
+    visit_dtype(from, [&](auto type) {
+        using From = typename decltype(type)::type;
+        if constexpr (!std::is_same_v<From, T>) converter = &convert_run<T, From>;
+    });
+    return converter;
 }
 
 /// A 2-D piece kernel for operands of other types: input k (1 or 2) with a converter
