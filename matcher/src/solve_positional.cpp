@@ -43,7 +43,7 @@ private:
                 if (!common) {
                     common = n;
                     named_by = i;
-                } else if (n != common && !(target_mode_ && i == 0)) {
+                } else if (n != common) {
                     return fail(why_, errc::name_mismatch,
                                 "output axis " + std::to_string(o) + " (paired positionally, right-aligned) would get two names: " +
                                     say_.input(named_by) + " " + say_.axis(named_by, o - (rank - specs_[named_by].rank())) +
@@ -63,21 +63,6 @@ private:
             out_.output.push_back({size, common});
             out_.rules.push_back(axis_rule::right_aligned);
             out_.added_by_union.push_back(0);
-        }
-        // A name may mismatch between input and target in broadcast_to: the input's
-        // name must then agree with the target's where both are named.
-        if (target_mode_) {
-            const std::size_t shift = rank - specs_[0].rank();
-            for (std::size_t a = 0; a < specs_[0].rank(); ++a) {
-                const nt::name n = specs_[0].name(a);
-                const nt::name t = specs_[1].name(a + shift);
-                if (n && t && n != t)
-                    return fail(why_, errc::name_mismatch,
-                                "cannot broadcast " + say_.input_with_spec(0) + " to the target " + say_.spec_text(1) +
-                                    ": " + say_.axis(0, a) + " lands positionally on target axis " +
-                                    std::to_string(a + shift) + " named '" + std::string(t.str()) +
-                                    "'. Fix: rename the axis, or use policy 'names'");
-            }
         }
         return true;
     }
