@@ -105,3 +105,19 @@ def run(generate, *, seeded=True, count=None, header_line=False, options=None, d
         summary = generate(args, rng, out)
     if summary:
         print(summary)
+
+
+def random_elements(rng, dtype, n, float_scale):
+    """n random elements of a NumPy dtype, drawn with the numpy Generator `rng`: bools,
+    integers over the type's whole range, normal floats times `float_scale`. The one
+    home of the values the file oracles (.npy, zarr) write; each adds its own special
+    values (NaN, inf, -0.0) after."""
+    import numpy as np
+
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return rng.integers(0, 2, n).astype(bool)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)
+    return (rng.standard_normal(n) * float_scale).astype(dt)

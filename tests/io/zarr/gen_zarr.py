@@ -54,13 +54,8 @@ def values(rng, dt, shape):
     if dt.byteorder == ">":
         return values(rng, dt.newbyteorder("="), shape).astype(dt)
     n = int(np.prod(shape, dtype=np.int64))
-    if dt.kind == "b":
-        a = rng.integers(0, 2, n).astype(bool)
-    elif dt.kind in "iu":
-        info = np.iinfo(dt)
-        a = rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)
-    else:
-        a = (rng.standard_normal(n) * 100).astype(dt)
+    a = oracle.random_elements(rng, dt, n, 100)
+    if dt.kind == "f":
         a[rng.integers(0, n, max(1, n // 50))] = np.nan  # NaN elements travel too
     return a.reshape(shape)
 
