@@ -42,9 +42,8 @@ void parallel_for_impl(std::int64_t n, range_fn fn, void* context);
 [[nodiscard]] bool in_parallel_region() noexcept;
 
 /// Work of at least this many elements (or a comparable cost) is worth splitting.
-/// Waking the pool costs more than a small operation takes: with a lower threshold, a
-/// second thread made mid-sized adds slower than one (figures: docs/performance.md,
-/// "Figures behind the engine's thresholds").
+/// Waking the pool costs more than a small operation takes: below it a second thread
+/// made adds slower (figures: docs/performance.md, "Figures behind the engine's thresholds").
 inline constexpr std::int64_t default_parallel_threshold = std::int64_t{1} << 17;
 /// The threshold in force (default_parallel_threshold unless set).
 [[nodiscard]] std::int64_t parallel_threshold() noexcept;

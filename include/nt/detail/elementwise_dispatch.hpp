@@ -150,9 +150,8 @@ void in_place_converting(binary_op op, std::string_view name, const tensor_base&
 /// position, and the loop is n0 rows of n1 elements: one pass over the axes, which
 /// costs less than alignment_of's per-thread memo. With `out`, its shape is the wider
 /// operand's and its strides C order's too. False otherwise (names elsewhere, views,
-/// size-1 broadcasting, no elements): alignment_of decides. Always inlined: GCC kept it
-/// out of line, and the call was a visible part of a tiny add's time (figures:
-/// docs/performance.md, "Figures behind the engine's thresholds").
+/// size-1 broadcasting, no elements): alignment_of decides. Always inlined: out of line
+/// (GCC's choice) the call was a visible part of a tiny add's time (docs/performance.md).
 [[nodiscard, gnu::always_inline]] inline bool identity_row_plan(const tensor_base& a, const tensor_base& b,
                                                                const tensor_base* out, row_plan& rows) noexcept {
     const tensor_base& full = wider(a, b);
