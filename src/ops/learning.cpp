@@ -71,6 +71,24 @@ void check_integer_labels(const tensor_base& labels, std::string_view op, std::s
                         "or a one-hot target with the class axis where the loss takes one");
 }
 
+/// `t` viewed as `target` (the names rule of broadcast_to); the matcher's errors are
+/// rethrown naming the operation, both tensors and the fix.
+tensor_base aligned_to(const tensor_base& t, const spec& target, const tensor_base& scores, std::string_view op,
+                       std::string_view what, std::string_view scores_what) {
+    try {
+        return t.broadcast_to(target);
+    } catch (const nt::error& e) {
+        std::vector<name> names(target.rank());
+        for (std::size_t i = 0; i < target.rank(); ++i) names[i] = target[i].name;
+        throw_error(e.code(), std::string(op) + ": the " + std::string(what) + " " + t.describe() +
+                                  " do not match the " + std::string(scores_what) + " " + scores.describe() +
+                                  " by names (as a - b matches; here against " + to_string(target) + "): " +
+                                  e.message() + ". Fix: give the " + std::string(what) + " the " +
+                                  std::string(scores_what) + "' names (" + names_text(names) +
+                                  ") with rename or refine_names");
+    }
+}
+
 /// `labels` (integers) aligned by names to `others` (the spec of the scores without
 /// their class axis) and converted to int64: a new (others) tensor. Every label is
 /// checked to lie in 0..classes-1 unless it equals `ignore`.
@@ -86,7 +104,7 @@ Tensor<std::int64_t> aligned_labels(const tensor_base& labels, const spec& other
                         std::string(scores_what) + " but the class axis" +
                         (op == "dice_loss" ? " (a one-hot target has every axis, the class axis too)" : ""));
     check_integer_labels(labels, op, "labels");
-    const tensor_base view = labels.broadcast_to(others);
+    const tensor_base view = aligned_to(labels, others, scores, op, "labels", scores_what);
     if (view.size() != labels.size())
         throw_error(errc::incompatible_sizes,
                     std::string(op) + ": the labels " + labels.describe() + " would be broadcast to " +
@@ -252,7 +270,7 @@ tensor_base dice_loss(const tensor_base& probs, const tensor_base& target, const
         const Tensor<F> p = rows_by_class(Tensor<F>(probs), at, classes);  // (M, C)
         Tensor<F> t;
         if (hot_target) {
-            const tensor_base view = target.broadcast_to(probs.spec());
+            const tensor_base view = aligned_to(target, probs.spec(), probs, op, "one-hot target", "probabilities");
             if (view.size() != target.size())
                 throw_error(errc::incompatible_sizes,
                             "dice_loss: the one-hot target " + target.describe() + " would be broadcast to the "

@@ -101,6 +101,10 @@ TEST_CASE("learning layers' errors name shapes, axes and the fix", "[ops][learni
     // Labels whose names do not match the logits'.
     require_error([&] { (void)nt::cross_entropy(x, labels.rename({"N", "H", "Z"}), "CLASS"); },
                   nt::errc::no_counterpart, {});
+    // Unnamed labels do not pair with named logits (the names rule of a - b): the
+    // message names the operation and the names to give them.
+    require_error([&] { (void)nt::cross_entropy(x, nt::zeros<std::int64_t>({2, 2, 2}), "CLASS"); },
+                  nt::errc::no_counterpart, {"cross_entropy", "the labels (2,2,2)", "(N, H, W)", "refine_names"});
     // Broadcasting labels is refused.
     require_error([&] { (void)nt::cross_entropy(x, nt::zeros<std::int64_t>({1, 2, 2}, {"N", "H", "W"}), "CLASS"); },
                   nt::errc::incompatible_sizes, {"exactly"});
