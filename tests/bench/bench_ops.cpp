@@ -340,6 +340,31 @@ void BM_reduce(benchmark::State& state) {
     state.SetLabel(label);
 }
 
+// The layers of inference and training over the classes of a probability map:
+// softmax, log_softmax and the cross-entropy loss against integer labels.
+void BM_layers(benchmark::State& state) {
+    threads_from(state, 1);
+    const auto f = nt::astype<float>(volume<std::uint16_t>()) * (1.0f / 4096);
+    const auto logits = f.reshape({16, 8, 256, 256});
+    const auto labels = nt::astype<std::int64_t>(nt::argmax(logits, 1));
+    std::string label;
+    auto run = [&](const auto& layer) {
+        for (auto _ : state) {
+            auto r = layer();
+            benchmark::DoNotOptimize(r.data());
+        }
+    };
+    switch (state.range(0)) {
+        case 0: label = "softmax f32 (16,8,256,256) axis 1"; run([&] { return nt::softmax(logits, 1); }); break;
+        case 1: label = "log_softmax f32 (16,8,256,256) axis 1"; run([&] { return nt::log_softmax(logits, 1); }); break;
+        default:
+            label = "cross_entropy f32 (16,8,256,256) axis 1";
+            run([&] { return nt::cross_entropy(logits, labels, 1); });
+    }
+    set_bytes(state, f.size() * std::int64_t{sizeof(float)});
+    state.SetLabel(label);
+}
+
 // The SIMD row kernels on each instruction set the CPU runs, one thread, out= form:
 // range(0) the case, range(1) the index in simd_targets() (0 = the best, which the
 // library picks by itself). In L2 (768 KiB at most), so the instruction set shows.
@@ -408,6 +433,7 @@ void compare_args(benchmark::internal::Benchmark* b) { typed_args(b, 4); }
 void unary_args(benchmark::internal::Benchmark* b) { typed_args(b, 10); }
 void cast_args(benchmark::internal::Benchmark* b) { typed_args(b, 4); }
 void reduce_args(benchmark::internal::Benchmark* b) { typed_args(b, 7); }
+void layers_args(benchmark::internal::Benchmark* b) { typed_args(b, 3); }
 void sum_args(benchmark::internal::Benchmark* b) {
     const int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (int threads : {1, all}) b->Args({threads});
@@ -433,6 +459,7 @@ BENCHMARK(BM_cast)->Apply(cast_args)->UseRealTime();
 BENCHMARK(BM_in_place)->Apply(sum_args)->UseRealTime();
 BENCHMARK(BM_sum_u16)->Apply(sum_args)->UseRealTime();
 BENCHMARK(BM_reduce)->Apply(reduce_args)->UseRealTime();
+BENCHMARK(BM_layers)->Apply(layers_args)->UseRealTime();
 BENCHMARK(BM_simd_add)->Apply(simd_add_args)->UseRealTime();
 
 }  // namespace

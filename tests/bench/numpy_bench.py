@@ -206,6 +206,23 @@ def main():
     results["argmax f32 (16,8,256,256) axis 1"] = median_time(lambda: prob.argmax(1))
     results["any bool (32,512,512)"] = median_time(lambda: mask.any())
     results["logical_and bool (32,512,512)"] = median_time(lambda: np.logical_and(mask, mask))
+    # bench_ops' BM_layers: softmax, log_softmax and cross entropy over the 8 classes.
+    labels = prob.argmax(1)
+
+    def softmax():
+        e = np.exp(prob - prob.max(1, keepdims=True))
+        return e / e.sum(1, keepdims=True)
+
+    def log_softmax():
+        shifted = prob - prob.max(1, keepdims=True)
+        return shifted - np.log(np.exp(shifted).sum(1, keepdims=True))
+
+    def cross_entropy():
+        return -np.take_along_axis(log_softmax(), labels[:, None], 1).mean()
+
+    results["softmax f32 (16,8,256,256) axis 1"] = median_time(softmax)
+    results["log_softmax f32 (16,8,256,256) axis 1"] = median_time(log_softmax)
+    results["cross_entropy f32 (16,8,256,256) axis 1"] = median_time(cross_entropy)
     structure_cases(results)
     linalg_cases(results)
     stats_cases(results)
