@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "nt/nt.hpp"
+#include "nt_test_oracle.hpp"
 #include "nt_test_support.hpp"
 
 namespace {
@@ -65,30 +66,11 @@ std::vector<oracle_case> read_cases(const std::string& path) {
     return cases;
 }
 
-nt::Axis axis_of(const std::string& token) {
-    if (!token.empty() && (std::isdigit(static_cast<unsigned char>(token[0])) || token[0] == '-'))
-        return nt::Axis(std::stoll(token));
-    return nt::Axis(token);
-}
-
-template <class T>
-T parse(const std::string& text) {
-    if constexpr (std::is_same_v<T, bool>) {
-        return text != "0";
-    } else if constexpr (std::is_integral_v<T>) {
-        T v{};
-        std::from_chars(text.data(), text.data() + text.size(), v);
-        return v;
-    } else {
-        return static_cast<T>(std::strtod(text.c_str(), nullptr));
-    }
-}
-
 template <class T>
 nt::Tensor<T> make(const operand& o) {
     auto t = nt::empty<T>(o.shape);
     std::size_t i = 0;
-    for (auto& x : t) x = parse<T>(o.values.at(i++));
+    for (auto& x : t) x = nt::test::oracle_value<T>(o.values.at(i++));
     std::vector<nt::name> names;
     bool named = false;
     for (const auto& n : o.names) {
@@ -160,14 +142,14 @@ void run_unary(const oracle_case& c) {
     if (op == "relu") return check(nt::relu(t));
     if (op == "gelu") return check(nt::gelu(t));
     if (op == "leaky_relu") return check(nt::leaky_relu(t, std::stod(c.args.at(0))));
-    if (op == "softmax") return check(nt::softmax(t, axis_of(c.args.at(0))));
-    if (op == "log_softmax") return check(nt::log_softmax(t, axis_of(c.args.at(0))));
+    if (op == "softmax") return check(nt::softmax(t, nt::test::oracle_axis(c.args.at(0))));
+    if (op == "log_softmax") return check(nt::log_softmax(t, nt::test::oracle_axis(c.args.at(0))));
     if (op == "logsumexp") {
         const bool keepdims = c.args.at(0) == "1";
         const int k = std::stoi(c.args.at(1));
         if (k < 0) return check(nt::logsumexp(t));
         std::vector<nt::Axis> axes;
-        for (int i = 0; i < k; ++i) axes.push_back(axis_of(c.args.at(2 + static_cast<std::size_t>(i))));
+        for (int i = 0; i < k; ++i) axes.push_back(nt::test::oracle_axis(c.args.at(2 + static_cast<std::size_t>(i))));
         // One axis also as the single-axis argument.
         if (k == 1 && axes[0].is_name()) return check(nt::logsumexp(t, axes[0].name().str(), keepdims));
         return check(nt::logsumexp(t, axes, keepdims));
@@ -198,9 +180,9 @@ void run_binary(const oracle_case& c) {
     if (op == "cross_entropy") {
         const std::optional<std::int64_t> ignore =
             c.args.at(1) == "-" ? std::nullopt : std::optional<std::int64_t>(std::stoll(c.args.at(1)));
-        return check(nt::cross_entropy(a, b, axis_of(c.args.at(0)), weights_of(c), ignore));
+        return check(nt::cross_entropy(a, b, nt::test::oracle_axis(c.args.at(0)), weights_of(c), ignore));
     }
-    if (op == "dice_loss") return check(nt::dice_loss(a, b, axis_of(c.args.at(0)), std::stod(c.args.at(1))));
+    if (op == "dice_loss") return check(nt::dice_loss(a, b, nt::test::oracle_axis(c.args.at(0)), std::stod(c.args.at(1))));
     FAIL("unknown op " << op);
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "nt/nt.hpp"
+#include "nt_test_oracle.hpp"
 #include "nt_test_support.hpp"
 
 namespace {
@@ -92,11 +93,6 @@ nt::any_tensor make(const operand& o) {
     return nt::any_tensor(t.rename(names)).astype(d);
 }
 
-nt::Axis axis_of(const std::string& w) {
-    if (!w.empty() && (w[0] == '-' || (w[0] >= '0' && w[0] <= '9'))) return nt::Axis(std::stoll(w));
-    return nt::Axis(w);
-}
-
 nt::any_tensor run(const oracle_case& c, const std::vector<nt::any_tensor>& in) {
     const std::string& op = c.args.at(0);
     std::size_t i = 1;
@@ -121,8 +117,8 @@ nt::any_tensor run(const oracle_case& c, const std::vector<nt::any_tensor>& in) 
     if (op == "tensordot_axes") {
         const auto k = static_cast<std::size_t>(std::stoll(c.args.at(i++)));
         std::vector<nt::Axis> aa, bb;
-        for (std::size_t j = 0; j < k; ++j) aa.push_back(axis_of(c.args.at(i++)));
-        for (std::size_t j = 0; j < k; ++j) bb.push_back(axis_of(c.args.at(i++)));
+        for (std::size_t j = 0; j < k; ++j) aa.push_back(nt::test::oracle_axis(c.args.at(i++)));
+        for (std::size_t j = 0; j < k; ++j) bb.push_back(nt::test::oracle_axis(c.args.at(i++)));
         return nt::tensordot(in.at(0), in.at(1), aa, bb);
     }
     FAIL("unknown op " << op);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "nt/nt.hpp"
+#include "nt_test_oracle.hpp"
 #include "nt_test_support.hpp"
 #include "nt_test_types.hpp"
 
@@ -64,30 +65,10 @@ std::vector<oracle_case> read_cases(const std::string& path) {
     return cases;
 }
 
-nt::Axis axis_of(const std::string& token) {
-    if (!token.empty() && (std::isdigit(static_cast<unsigned char>(token[0])) || token[0] == '-'))
-        return nt::Axis(std::stoll(token));
-    return nt::Axis(token);
-}
-
-/// A value of T from its text: integers exactly, floating values by strtod.
-template <class T>
-T parse(const std::string& text) {
-    if constexpr (std::is_same_v<T, bool>) {
-        return text != "0";
-    } else if constexpr (std::is_integral_v<T>) {
-        T v{};
-        std::from_chars(text.data(), text.data() + text.size(), v);
-        return v;
-    } else {
-        return static_cast<T>(std::strtod(text.c_str(), nullptr));
-    }
-}
-
 template <class T>
 nt::Tensor<T> make(const operand& o) {
     std::vector<T> v;
-    for (const auto& s : o.values) v.push_back(parse<T>(s));
+    for (const auto& s : o.values) v.push_back(nt::test::oracle_value<T>(s));
     auto t = nt::empty<T>(o.shape);
     std::copy(v.begin(), v.end(), t.begin());
     std::vector<nt::name> names;
@@ -145,7 +126,7 @@ void same_values(const nt::Tensor<R>& got, const operand& want, closeness near) 
                                .margin(tolerance<R>() * near.scale));
             }
         } else {
-            CHECK(values[i] == parse<R>(want.values[i]));
+            CHECK(values[i] == nt::test::oracle_value<R>(want.values[i]));
         }
     }
 }
@@ -172,7 +153,7 @@ reduction_args reduction_from(const std::vector<std::string>& args, std::size_t 
     r.keepdims = args.at(at) == "1";
     const int k = std::stoi(args.at(at + 1));
     r.every = k < 0;
-    for (int i = 0; i < k; ++i) r.axes.push_back(axis_of(args.at(at + 2 + static_cast<std::size_t>(i))));
+    for (int i = 0; i < k; ++i) r.axes.push_back(nt::test::oracle_axis(args.at(at + 2 + static_cast<std::size_t>(i))));
     return r;
 }
 
@@ -230,12 +211,12 @@ void run_on(const Handle& t, const oracle_case& c) {
     NT_STAT_CASE(count_nonzero)
     NT_STAT_CASE(median)
 #undef NT_STAT_CASE
-    if (op == "cumsum") return check(nt::cumsum(t, axis_of(c.args.at(0))));
-    if (op == "cumprod") return check(nt::cumprod(t, axis_of(c.args.at(0))));
-    if (op == "sort") return check(nt::sort(t, axis_of(c.args.at(0))));
-    if (op == "argsort") return check(nt::argsort(t, axis_of(c.args.at(0))));
+    if (op == "cumsum") return check(nt::cumsum(t, nt::test::oracle_axis(c.args.at(0))));
+    if (op == "cumprod") return check(nt::cumprod(t, nt::test::oracle_axis(c.args.at(0))));
+    if (op == "sort") return check(nt::sort(t, nt::test::oracle_axis(c.args.at(0))));
+    if (op == "argsort") return check(nt::argsort(t, nt::test::oracle_axis(c.args.at(0))));
     if (op == "topk") {
-        auto [values, indices] = nt::topk(t, std::stoll(c.args.at(0)), axis_of(c.args.at(1)));
+        auto [values, indices] = nt::topk(t, std::stoll(c.args.at(0)), nt::test::oracle_axis(c.args.at(1)));
         check(values, 0);
         check(indices, 1);
         return;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "nt/nt.hpp"
+#include "nt_test_oracle.hpp"
 #include "nt_test_support.hpp"
 
 namespace {
@@ -76,11 +77,6 @@ tensor make(const operand& o) {
     return t.rename(names);
 }
 
-nt::Axis axis_of(const std::string& w) {
-    if (!w.empty() && (w[0] == '-' || (w[0] >= '0' && w[0] <= '9'))) return nt::Axis(std::stoll(w));
-    return nt::Axis(w);
-}
-
 struct args_cursor {
     const std::vector<std::string>& a;
     std::size_t i = 1;  // args[0] is the op
@@ -91,29 +87,29 @@ struct args_cursor {
 std::vector<tensor> run(const oracle_case& c, const std::vector<tensor>& in) {
     args_cursor cur{c.args};
     const std::string& op = c.args.at(0);
-    if (op == "concatenate") return {nt::concatenate(in, axis_of(cur.word()))};
+    if (op == "concatenate") return {nt::concatenate(in, nt::test::oracle_axis(cur.word()))};
     if (op == "stack") {
         const i64 pos = cur.num();
         const std::string n = cur.word();
         return {nt::stack(in, pos, nt::name(n))};
     }
     if (op == "split_n") {
-        const auto axis = axis_of(cur.word());
+        const auto axis = nt::test::oracle_axis(cur.word());
         return nt::split(in[0], axis, cur.num());
     }
     if (op == "split_at") {
-        const auto axis = axis_of(cur.word());
+        const auto axis = nt::test::oracle_axis(cur.word());
         std::vector<i64> idx(static_cast<std::size_t>(cur.num()));
         for (auto& v : idx) v = cur.num();
         return nt::split(in[0], axis, idx);
     }
     if (op == "array_split") {
-        const auto axis = axis_of(cur.word());
+        const auto axis = nt::test::oracle_axis(cur.word());
         return nt::array_split(in[0], axis, cur.num());
     }
     if (op == "chunk") {
         const i64 n = cur.num();
-        return nt::chunk(in[0], n, axis_of(cur.word()));
+        return nt::chunk(in[0], n, nt::test::oracle_axis(cur.word()));
     }
     if (op == "pad") {
         const std::string m = cur.word();
@@ -126,7 +122,7 @@ std::vector<tensor> run(const oracle_case& c, const std::vector<tensor>& in) {
         std::vector<nt::pad_width> widths;
         const i64 k = cur.num();
         for (i64 j = 0; j < k; ++j) {
-            const auto axis = axis_of(cur.word());
+            const auto axis = nt::test::oracle_axis(cur.word());
             const i64 b = cur.num();
             widths.push_back({axis, {b, cur.num()}});
         }
@@ -135,7 +131,7 @@ std::vector<tensor> run(const oracle_case& c, const std::vector<tensor>& in) {
     if (op == "flip") {
         std::vector<nt::Axis> axes;
         const i64 k = cur.num();
-        for (i64 j = 0; j < k; ++j) axes.push_back(axis_of(cur.word()));
+        for (i64 j = 0; j < k; ++j) axes.push_back(nt::test::oracle_axis(cur.word()));
         // Both spellings: the member and the free function.
         const tensor a = in[0].flip(axes);
         REQUIRE(a.to_vector() == nt::flip(in[0], axes).to_vector());
@@ -143,12 +139,12 @@ std::vector<tensor> run(const oracle_case& c, const std::vector<tensor>& in) {
     }
     if (op == "roll") {
         const i64 shift = cur.num();
-        return {nt::roll(in[0], shift, axis_of(cur.word()))};
+        return {nt::roll(in[0], shift, nt::test::oracle_axis(cur.word()))};
     }
     if (op == "roll_flat") return {nt::roll(in[0], cur.num())};
     if (op == "repeat") {
         const i64 n = cur.num();
-        return {nt::repeat(in[0], n, axis_of(cur.word()))};
+        return {nt::repeat(in[0], n, nt::test::oracle_axis(cur.word()))};
     }
     if (op == "tile") {
         std::vector<i64> reps(static_cast<std::size_t>(cur.num()));
@@ -162,7 +158,7 @@ std::vector<tensor> run(const oracle_case& c, const std::vector<tensor>& in) {
         std::vector<i64> sizes, steps;
         const i64 k = cur.num();
         for (i64 j = 0; j < k; ++j) {
-            axes.push_back(axis_of(cur.word()));
+            axes.push_back(nt::test::oracle_axis(cur.word()));
             sizes.push_back(cur.num());
             steps.push_back(cur.num());
         }

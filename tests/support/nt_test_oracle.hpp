@@ -1,0 +1,36 @@
+// Readers of the oracle files' tokens shared by the [numpy] cases of the tensor
+// library (the line and shape readers are in nt_test_support.hpp, which the matcher's
+// tests use too, without the tensor headers).
+#pragma once
+
+#include <charconv>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+
+#include "nt/axis.hpp"
+
+namespace nt::test {
+
+/// An axis as the generators write it: a (possibly negative) index, or a name.
+inline nt::Axis oracle_axis(const std::string& token) {
+    if (!token.empty() && (token[0] == '-' || (token[0] >= '0' && token[0] <= '9'))) return nt::Axis(std::stoll(token));
+    return nt::Axis(token);
+}
+
+/// A value of T from its text: bools as 0/1, integers exactly, floating values by
+/// strtod (which reads "nan", "inf" and "-inf").
+template <class T>
+T oracle_value(const std::string& text) {
+    if constexpr (std::is_same_v<T, bool>) {
+        return text != "0";
+    } else if constexpr (std::is_integral_v<T>) {
+        T v{};
+        std::from_chars(text.data(), text.data() + text.size(), v);
+        return v;
+    } else {
+        return static_cast<T>(std::strtod(text.c_str(), nullptr));
+    }
+}
+
+}  // namespace nt::test
