@@ -28,10 +28,8 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../numpy"))
 import oracle  # noqa: E402
 
-DTYPES = ["b8", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64"]
-NUMPY = {"b8": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
-         "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
-         "f16": "float16", "f32": "float32", "f64": "float64"}
+NUMPY = oracle.NUMPY_NAMES
+DTYPES = list(NUMPY)
 SHAPES = [(), (5,), (3, 4), (2, 3, 4), (2, 1, 3, 2), (1, 2, 2, 3, 2), (0,), (3, 0, 2), (4, 1), (1,)]
 
 

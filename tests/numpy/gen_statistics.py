@@ -40,11 +40,7 @@ import numpy as np
 import oracle
 
 NAMES = ["A", "B", "C", "D"]
-DTYPES = {
-    "b8": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
-    "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
-    "f16": np.float16, "f32": np.float32, "f64": np.float64,
-}
+DTYPES = {tag: np.dtype(name).type for tag, name in oracle.NUMPY_NAMES.items()}
 TAG = {np.dtype(v): k for k, v in DTYPES.items()}
 FLOATS = ("f16", "f32", "f64")
 REDUCTIONS = ("nansum", "nanmean", "nanmin", "nanmax", "count_nonzero", "median")

@@ -36,6 +36,12 @@ import shutil
 # The fixed seed of every oracle (the fresh seed changes on each run).
 FIXED_SEED = 20261123
 
+# The element types, in NT_FOR_EACH_ELEMENT_TYPE's order: ntensor's short spelling and
+# NumPy's name (the one table of the oracles; a generator derives what it needs).
+NUMPY_NAMES = {"b8": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+               "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+               "f16": "float16", "f32": "float32", "f64": "float64"}
+
 
 def arguments(*, seeded=True, count=None, seed=FIXED_SEED, options=None, description=None):
     """The parsed command line: --out (required); a seeded oracle's --seed (required)
