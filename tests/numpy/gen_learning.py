@@ -56,18 +56,6 @@ def layer_type(tag):
     return {1: "f16", 2: "f32"}.get(size, "f64")
 
 
-def fmt(v):
-    if isinstance(v, (bool, np.bool_)):
-        return "1" if v else "0"
-    if isinstance(v, (int, np.integer)):
-        return str(int(v))
-    v = float(v)
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return repr(v)
-
 
 def rand_values(rng, tag, shape, scale=1.0, specials=0.0):
     n = int(np.prod(shape)) if shape else 1
@@ -104,14 +92,14 @@ class Case:
         for a, names in self.inputs:
             a = np.asarray(a)
             out.write(f"input {TAG[a.dtype]} {oracle.shape_text(a.shape)} {oracle.names_text(names, a.ndim)} values "
-                      f"{' '.join(fmt(v) for v in a.ravel())}\n")
+                      f"{' '.join(oracle.value_text(v) for v in a.ravel())}\n")
         if self.error:
             out.write(f"error {self.error}\n")
         else:
             r, rnames = self.out
             r = np.asarray(r)
             out.write(f"out {TAG[r.dtype]} {oracle.shape_text(r.shape)} {oracle.names_text(rnames, r.ndim)} values "
-                      f"{' '.join(fmt(v) for v in r.ravel())}\n")
+                      f"{' '.join(oracle.value_text(v) for v in r.ravel())}\n")
         out.write("end\n")
 
 

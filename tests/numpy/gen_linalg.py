@@ -60,13 +60,6 @@ def rand_array(rng, shape, dtype):
 fmt_shape = oracle.shape_text
 
 
-def fmt_values(a):
-    a = np.asarray(a)
-    if a.dtype == np.bool_:
-        return " ".join("1" if v else "0" for v in a.reshape(-1))
-    if a.dtype.kind in "iu":
-        return " ".join(str(int(v)) for v in a.reshape(-1))
-    return " ".join(repr(float(v)) for v in a.reshape(-1))
 
 
 class Case:
@@ -79,12 +72,12 @@ class Case:
     def write(self, f, cid):
         f.write(f"case {cid} {self.op} {' '.join(self.args)}\n")
         for a, names in self.inputs:
-            f.write(f"input {a.dtype.name} {fmt_shape(a.shape)} {' '.join(names)} values {fmt_values(a)}\n")
+            f.write(f"input {a.dtype.name} {fmt_shape(a.shape)} {' '.join(names)} values {oracle.values_text(a)}\n")
         if self.error:
             f.write(f"error {self.error}\n")
         else:
             a, names, order, tol = self.out
-            f.write(f"out {a.dtype.name} {order} {tol!r} {fmt_shape(a.shape)} {' '.join(names)} values {fmt_values(a)}\n")
+            f.write(f"out {a.dtype.name} {order} {tol!r} {fmt_shape(a.shape)} {' '.join(names)} values {oracle.values_text(a)}\n")
         f.write("end\n")
 
 

@@ -47,22 +47,13 @@ REDUCTIONS = ("nansum", "nanmean", "nanmin", "nanmax", "count_nonzero", "median"
 ALONG = ("cumsum", "cumprod", "sort", "argsort")
 
 
-def fmt(v):
-    if isinstance(v, (bool, np.bool_)):
-        return "1" if v else "0"
-    if isinstance(v, (int, np.integer)):
-        return str(int(v))
-    v = float(v)
-    if math.isnan(v):
-        # The sign of a NaN: sorts keep NaNs of either sign in their order.
-        return "-nan" if math.copysign(1.0, v) < 0 else "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return repr(v)
-
 
 shape_text = oracle.shape_text
 names_text = oracle.names_text
+
+
+def value_text(v):
+    return oracle.value_text(v, signed_nan=True)
 
 
 def rand_values(rng, tag, shape):
@@ -108,13 +99,13 @@ class Case:
         out.write(f"case {cid} {self.op} {self.tag} {' '.join(self.args)}\n")
         a, names = self.input
         out.write(f"input {shape_text(a.shape)} {names_text(names, a.ndim)} values "
-                  f"{' '.join(fmt(v) for v in a.ravel())}\n")
+                  f"{' '.join(value_text(v) for v in a.ravel())}\n")
         if self.error:
             out.write(f"error {self.error}\n")
         for r, rnames in self.outs:
             r = np.asarray(r)
             out.write(f"out {TAG[r.dtype]} {shape_text(r.shape)} {names_text(rnames, r.ndim)} values "
-                      f"{' '.join(fmt(v) for v in r.ravel())}\n")
+                      f"{' '.join(value_text(v) for v in r.ravel())}\n")
         out.write("end\n")
 
 

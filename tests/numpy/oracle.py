@@ -29,6 +29,7 @@ Run a generator by hand with the Python CTest uses:
 """
 import argparse
 import contextlib
+import math
 import os
 import random
 import shutil
@@ -127,3 +128,24 @@ def random_elements(rng, dtype, n, float_scale):
         info = np.iinfo(dt)
         return rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)
     return (rng.standard_normal(n) * float_scale).astype(dt)
+
+
+def value_text(v, signed_nan=False):
+    """One element as the C++ readers take it (nt::test::oracle_value): bools as 1/0,
+    integers exactly, floats by repr ("nan", "inf", "-inf"); with `signed_nan`, a NaN
+    whose sign bit is set as "-nan"."""
+    if isinstance(v, bool) or type(v).__name__ == "bool_":
+        return "1" if v else "0"
+    if isinstance(v, int) or hasattr(v, "dtype") and v.dtype.kind in "iu":
+        return str(int(v))
+    v = float(v)
+    if math.isnan(v):
+        return "-nan" if signed_nan and math.copysign(1.0, v) < 0 else "nan"
+    return repr(v)
+
+
+def values_text(a, signed_nan=False):
+    """The elements of an array in row-major order, each as value_text writes it."""
+    import numpy as np
+
+    return " ".join(value_text(v, signed_nan) for v in np.asarray(a).reshape(-1))
