@@ -23,10 +23,7 @@
 
 namespace {
 
-struct operand : nt::test::oracle_shape {
-    std::string dtype;
-    std::vector<std::string> values;
-};
+using operand = nt::test::oracle_operand;
 
 struct oracle_case {
     std::string header, op;
@@ -35,14 +32,6 @@ struct oracle_case {
     std::optional<operand> out;
     std::string error;
 };
-
-operand read_operand(std::istream& in) {
-    operand o;
-    in >> o.dtype;
-    static_cast<nt::test::oracle_shape&>(o) = nt::test::read_oracle_shape(in);
-    o.values = nt::test::read_oracle_values(in);
-    return o;
-}
 
 std::vector<oracle_case> read_cases(const std::string& path) {
     std::vector<oracle_case> cases;
@@ -56,9 +45,9 @@ std::vector<oracle_case> read_cases(const std::string& path) {
             for (std::string w; fields >> w;) c.args.push_back(w);
             cases.push_back(std::move(c));
         } else if (kind == "input") {
-            cases.back().inputs.push_back(read_operand(fields));
+            cases.back().inputs.push_back(nt::test::read_oracle_operand(fields));
         } else if (kind == "out") {
-            cases.back().out = read_operand(fields);
+            cases.back().out = nt::test::read_oracle_operand(fields);
         } else if (kind == "error") {
             fields >> cases.back().error;
         }

@@ -6,11 +6,29 @@
 #include <charconv>
 #include <cstdlib>
 #include <string>
+#include <istream>
 #include <type_traits>
+#include <vector>
 
 #include "nt/axis.hpp"
+#include "nt_test_support.hpp"
 
 namespace nt::test {
+
+/// An operand of a case line: its dtype (when the format writes one), shape, names
+/// and element texts ("f32 2 3 4 A ? B values ...").
+struct oracle_operand : oracle_shape {
+    std::string dtype;
+    std::vector<std::string> values;
+};
+
+inline oracle_operand read_oracle_operand(std::istream& in, bool with_dtype = true) {
+    oracle_operand o;
+    if (with_dtype) in >> o.dtype;
+    static_cast<oracle_shape&>(o) = read_oracle_shape(in);
+    o.values = read_oracle_values(in);
+    return o;
+}
 
 /// An axis as the generators write it: a (possibly negative) index, or a name.
 inline nt::Axis oracle_axis(const std::string& token) {

@@ -22,10 +22,7 @@
 
 namespace {
 
-struct operand : nt::test::oracle_shape {
-    std::vector<std::string> values;
-    std::string dtype;  // results only
-};
+using operand = nt::test::oracle_operand;  // a dtype on results only
 
 struct oracle_case {
     std::string header, op, dtype;
@@ -34,14 +31,6 @@ struct oracle_case {
     std::vector<operand> outs;
     std::string error;
 };
-
-operand read_operand(std::istream& in, bool with_dtype) {
-    operand o;
-    if (with_dtype) in >> o.dtype;
-    static_cast<nt::test::oracle_shape&>(o) = nt::test::read_oracle_shape(in);
-    o.values = nt::test::read_oracle_values(in);
-    return o;
-}
 
 std::vector<oracle_case> read_cases(const std::string& path) {
     std::vector<oracle_case> cases;
@@ -55,9 +44,9 @@ std::vector<oracle_case> read_cases(const std::string& path) {
             for (std::string w; fields >> w;) c.args.push_back(w);
             cases.push_back(std::move(c));
         } else if (kind == "input") {
-            cases.back().input = read_operand(fields, false);
+            cases.back().input = nt::test::read_oracle_operand(fields, false);
         } else if (kind == "out") {
-            cases.back().outs.push_back(read_operand(fields, true));
+            cases.back().outs.push_back(nt::test::read_oracle_operand(fields, true));
         } else if (kind == "error") {
             fields >> cases.back().error;
         }
