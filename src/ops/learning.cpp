@@ -11,7 +11,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "nt/any_tensor.hpp"
 #include "nt/creation.hpp"
+#include "nt/detail/visit_dtype.hpp"
 #include "nt/elementwise.hpp"
 #include "nt/error.hpp"
 #include "nt/learning.hpp"
@@ -26,14 +28,15 @@ namespace {
 /// converted every other type first).
 template <class Fn>
 tensor_base on_floating(const tensor_base& x, std::string_view op, Fn&& f) {
-    switch (x.type()) {
-        case dtype::f16: return f(std::type_identity<half>{});
-        case dtype::f32: return f(std::type_identity<float>{});
-        case dtype::f64: return f(std::type_identity<double>{});
-        default: break;
-    }
-    throw_error(errc::type_mismatch, std::string(op) + ": the tensor " + x.describe() + " is " + to_string(x.type()) +
-                                         "; the layers compute in half, float or double");
+    return visit_dtype(x.type(), [&](auto type) -> tensor_base {
+        using T = typename decltype(type)::type;
+        if constexpr (is_floating_element_v<T>) {
+            return f(type);
+        } else {
+            throw_error(errc::type_mismatch, std::string(op) + ": the tensor " + x.describe() + " is " +
+                                                 to_string(x.type()) + "; the layers compute in half, float or double");
+        }
+    });
 }
 
 template <class F>
@@ -110,8 +113,7 @@ Tensor<std::int64_t> aligned_labels(const tensor_base& labels, const spec& other
                     std::string(op) + ": the labels " + labels.describe() + " would be broadcast to " +
                         to_string(others) + " (the " + std::string(scores_what) + " " + scores.describe() +
                         " without their class axis); labels must match those sizes exactly");
-    Tensor<std::int64_t> y(tensor_base::allocate(dtype::i64, view.shape(), view.names(), op));
-    y.base().assign(view);
+    const Tensor<std::int64_t> y = any_tensor(view).astype<std::int64_t>();
     const std::int64_t* v = y.data();
     for (std::int64_t i = 0, n = y.size(); i < n; ++i) {
         if (ignore && v[i] == *ignore) continue;
@@ -242,8 +244,7 @@ tensor_base cross_entropy(const tensor_base& logits, const tensor_base& labels, 
         Tensor<F> nll = -picked;
         Tensor<F> w;  // w[y], 0 where ignored
         if (weights) {
-            Tensor<F> wf(tensor_base::allocate(dtype_of<F>, weights->shape(), {}, op));
-            wf.base().assign(weights->rename(std::span<const name>{}));
+            const Tensor<F> wf = any_tensor(weights->rename(std::span<const name>{})).astype<F>();
             w = nt::sum(nt::where(hot, wf, 0.0), -1);
         } else {
             w = nt::ones<F>({y.size()});
@@ -275,9 +276,7 @@ tensor_base dice_loss(const tensor_base& probs, const tensor_base& target, const
                 throw_error(errc::incompatible_sizes,
                             "dice_loss: the one-hot target " + target.describe() + " would be broadcast to the "
                             "probabilities " + probs.describe() + "; it must match them exactly");
-            Tensor<F> as_f(tensor_base::allocate(dtype_of<F>, view.shape(), view.names(), op));
-            as_f.base().assign(view);
-            t = rows_by_class(as_f, at, classes);
+            t = rows_by_class(any_tensor(view).astype<F>(), at, classes);
         } else {
             t = hot_rows(*labels, classes).template astype<F>();
         }
