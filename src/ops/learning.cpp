@@ -210,9 +210,16 @@ tensor_base logsumexp(const tensor_base& x, axes_arg axes, bool every_axis, bool
 }
 
 tensor_base pointwise_loss(const tensor_base& a, const tensor_base& b, bool squared) {
-    return on_floating(a, squared ? "mse_loss" : "l1_loss", [&](auto type) -> tensor_base {
+    const std::string op = squared ? "mse_loss" : "l1_loss";
+    return on_floating(a, op, [&](auto type) -> tensor_base {
         using F = typename decltype(type)::type;
-        const Tensor<F> d = Tensor<F>(a) - Tensor<F>(b);
+        Tensor<F> d;
+        try {
+            d = Tensor<F>(a) - Tensor<F>(b);
+        } catch (const nt::error& e) {  // the matcher's message, said of the loss's operands
+            throw_error(e.code(), op + " of a " + a.describe() + " and b " + b.describe() + " (matched as a - b): " +
+                                      e.message());
+        }
         return (squared ? nt::mean(nt::square(d)) : nt::mean(nt::abs(d))).base();
     });
 }

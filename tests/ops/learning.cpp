@@ -137,4 +137,7 @@ TEST_CASE("learning layers' errors name shapes, axes and the fix", "[ops][learni
     require_error([&] { (void)nt::logsumexp(x, "K"); }, nt::errc::axis_out_of_range, {"logsumexp"});
     // mse_loss matches by names as a - b does.
     require_error([&] { (void)nt::mse_loss(x, nt::zeros<float>({2}, {"Q"})); }, nt::errc::no_counterpart, {});
+    // ... and its message says so, with both operands and the matcher's fix.
+    require_error([&] { (void)nt::l1_loss(x, nt::zeros<float>({2}, {"Q"})); }, nt::errc::no_counterpart,
+                  {"l1_loss of a", "(2 | Q)", "matched as a - b", "Fix:"});
 }
