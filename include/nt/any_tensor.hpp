@@ -100,6 +100,8 @@ public:
     [[nodiscard]] const void* data() const noexcept { return b_.data(); }
     /// The untyped handle.
     [[nodiscard]] const detail::tensor_base& base() const noexcept { return b_; }
+    /// The untyped handle, to attach a gradient node to a fresh result (library use).
+    [[nodiscard]] detail::tensor_base& mutable_base() noexcept { return b_; }
 
     // --- types --------------------------------------------------------------------
     /// True when the elements are T.

@@ -14,6 +14,7 @@
 #include "nt/indices.hpp"
 #include "nt/io_options.hpp"
 #include "nt/layout.hpp"
+#include "nt/autograd.hpp"
 #include "nt/learning.hpp"
 #include "nt/linalg.hpp"
 #include "nt/match.hpp"

@@ -18,6 +18,7 @@
 
 #include "nt/axis.hpp"
 #include "nt/index.hpp"
+#include "nt/detail/grad_hooks.hpp"
 #include "nt/detail/op_lists.hpp"
 #include "nt/detail/ops_kernels.hpp"
 #include "nt/creation.hpp"
@@ -52,6 +53,10 @@ Tensor<reduce_result_t<Op, T>> reduce(std::string_view name, const Tensor<T>& t,
     finish_reduction(rs, out.strides(), rs);
     run_reduce<T>(Op, t.shape(), std::span<const bool>(rs.reduced.data(), rs.reduced.size()), out.mutable_data(),
                   rs.output_strides, t.data(), t.strides());
+    if constexpr (is_floating_element_v<R> && is_floating_element_v<T>)
+        if (records(t.base())) [[unlikely]]
+            record_reduce(Op, name, t.base(), std::span<const bool>(rs.reduced.data(), rs.reduced.size()), keepdims,
+                          out.mutable_base());
     return out;
 }
 

@@ -87,6 +87,8 @@ public:
     }
     /// The untyped handle (for the library's own algorithms).
     [[nodiscard]] const detail::tensor_base& base() const noexcept { return b_; }
+    /// The untyped handle, to attach a gradient node to a fresh result (library use).
+    [[nodiscard]] detail::tensor_base& mutable_base() noexcept { return b_; }
 
     // --- element access --------------------------------------------------------------
 
@@ -200,6 +202,9 @@ public:
     [[nodiscard]] Tensor<U> astype() const {
         Tensor<U> out(detail::tensor_base::allocate(dtype_of<U>, b_.shape(), b_.names(), "astype"));
         detail::run_cast<U, T>(b_.shape(), out.mutable_data(), out.strides(), data(), b_.strides());
+        if constexpr (is_floating_element_v<U> && is_floating_element_v<T>)
+            if (detail::records(b_)) [[unlikely]]
+                detail::record_cast(b_, out.mutable_base());
         return out;
     }
 

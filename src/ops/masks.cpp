@@ -2,6 +2,7 @@
 // Tensor<T> and any_tensor share one implementation. The mask (and assign_where's
 // source) is matched to the destination by names and broadcast to it with the rules
 // of assign (align_to_destination); the writes are the where kernel run in place.
+#include "nt/detail/grad_hooks.hpp"
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -59,6 +60,7 @@ void where_in_place(const tensor_base& t, const tensor_base& mask, std::span<con
 void masked_fill(const tensor_base& t, const tensor_base& mask, const void* value) {
     constexpr std::string_view op = "masked_fill";
     t.check_writable("masked_fill");
+    before_write(t, op);
     check_mask(op, t, mask);
     // A mask that overlaps t (t is bool) is read as it was before the write.
     const tensor_base m = t.may_overlap(mask) ? mask.clone() : mask;
@@ -70,6 +72,7 @@ void masked_fill(const tensor_base& t, const tensor_base& mask, const void* valu
 void assign_where(const tensor_base& t, const tensor_base& mask, const tensor_base& src) {
     constexpr std::string_view op = "assign_where";
     t.check_writable("assign_where");
+    before_write(t, op);
     check_mask(op, t, mask);
     const tensor_base m = t.may_overlap(mask) ? mask.clone() : mask;
     // The source in t's type; one that overlaps t is copied first (a converted source

@@ -28,6 +28,8 @@ detail::tensor_base any_tensor::convert(nt::dtype d) const {
         detail::copy_elements(out.storage(), out.layout(), b_.storage(), b_.layout(), b_.element_size());
     else
         detail::convert_elements(out.storage(), out.layout(), d, b_.storage(), b_.layout(), dtype());
+    if (detail::records(b_)) [[unlikely]]
+        detail::record_cast(b_, out);
     return out;
 }
 

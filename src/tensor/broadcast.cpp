@@ -97,6 +97,19 @@ tensor_base tensor_base::broadcast_to(const nt::spec& target) const {
     return apply_plan(*this, broadcast_plan(spec(), target, options), target, "broadcast_to");
 }
 
+small_vector<std::int32_t, 8> broadcast_source_axes(const nt::spec& input, const nt::spec& target,
+                                                   std::string_view op) {
+    target.validate(op);
+    small_vector<std::int32_t, 8> map;
+    if (!target.has_names() && !input.has_names()) {
+        const dims in = input.sizes(), sizes = target.sizes();
+        if (numpy_broadcast_map(in.span(), sizes.span(), map)) return map;
+    }
+    match_options options;
+    options.labels = tensor_label;
+    return small_vector<std::int32_t, 8>(broadcast_plan(input, target, options).inputs[0].source_axes.span());
+}
+
 tensor_base tensor_base::broadcast_like(const tensor_base& other) const { return broadcast_to(other.spec()); }
 
 tensor_base tensor_base::broadcast_left(std::span<const std::int64_t> dims_) const {

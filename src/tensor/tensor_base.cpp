@@ -1,5 +1,6 @@
 // tensor_base: construction, queries, element access, copies and writes.
 #include "nt/detail/tensor_base.hpp"
+#include "nt/detail/grad_hooks.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -226,11 +227,13 @@ tensor_base tensor_base::contiguous() const {
 
 void tensor_base::fill(const void* value) const {
     check_writable("fill");
+    before_write(*this, "fill");
     fill_elements(storage_, layout_, value, element_size());
 }
 
 void tensor_base::assign(const tensor_base& src) const {
     check_writable("assign");
+    before_write(*this, "assign");
     const tensor_base source = may_overlap(src) ? src.clone() : src;
     const std::string_view labels[1] = {"source"};
     match_options options;

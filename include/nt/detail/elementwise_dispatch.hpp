@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "nt/creation.hpp"
+#include "nt/detail/grad_hooks.hpp"
 #include "nt/detail/elementwise_operands.hpp"
 #include "nt/detail/ops_kernels.hpp"
 #include "nt/match.hpp"
@@ -233,10 +234,19 @@ auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, bool 
     using C = binary_operand_t<Op, A, B>;
     using R = binary_result_t<Op, C>;
     check_binary_types<Op, C>();
-    if constexpr (std::is_same_v<A, C> && std::is_same_v<B, C>)
-        return binary_same_type<C, R>(Op, name, a, b, union_axes);
-    else
-        return Tensor<R>(binary_converting(Op, name, dtype_of<C>, dtype_of<R>, a.base(), b.base(), union_axes));
+    if constexpr (std::is_same_v<A, C> && std::is_same_v<B, C>) {
+        Tensor<R> out = binary_same_type<C, R>(Op, name, a, b, union_axes);
+        if constexpr (is_floating_element_v<R>)
+            if (records(a.base(), b.base())) [[unlikely]]
+                record_binary(Op, name, a.base(), b.base(), out.mutable_base());
+        return out;
+    } else {
+        Tensor<R> out(binary_converting(Op, name, dtype_of<C>, dtype_of<R>, a.base(), b.base(), union_axes));
+        if constexpr (is_floating_element_v<R>)
+            if (records(a.base(), b.base())) [[unlikely]]
+                record_binary(Op, name, a.base(), b.base(), out.mutable_base());
+        return out;
+    }
 }
 
 [[noreturn]] void throw_out_shape(std::string_view op_name, const spec& out, const spec& expected);
@@ -289,6 +299,7 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
     static_assert(std::is_same_v<R, binary_result_t<Op, C>>,
                   "the out tensor must have the operation's result type (nt::promote_t of the operands, "
                   "bool for comparisons, floating for division)");
+    before_write(out.base(), name);
     if constexpr (std::is_same_v<A, C> && std::is_same_v<B, C>)
         binary_into_same_type<C, R>(Op, name, a, b, out, union_axes);
     else
@@ -308,15 +319,19 @@ Tensor<R> binary_scalar_same_type(binary_op op, const Tensor<C>& ca, C v, bool s
 }
 
 template <binary_op Op, class T, class S>
-auto binary_scalar(std::string_view /*name*/, const Tensor<T>& a, S value, bool scalar_first) {
+auto binary_scalar(std::string_view name, const Tensor<T>& a, S value, bool scalar_first) {
     using C = binary_scalar_operand_t<Op, T, S>;
     using R = binary_result_t<Op, C>;
     check_binary_types<Op, C>();
     const C v = scalar_as<C>(value);
-    if constexpr (std::is_same_v<T, C>)
-        return binary_scalar_same_type<C, R>(Op, a, v, scalar_first);
-    else
-        return Tensor<R>(binary_scalar_converting(Op, dtype_of<C>, dtype_of<R>, a.base(), &v, scalar_first));
+    Tensor<R> out = [&] {
+        if constexpr (std::is_same_v<T, C>) return binary_scalar_same_type<C, R>(Op, a, v, scalar_first);
+        else return Tensor<R>(binary_scalar_converting(Op, dtype_of<C>, dtype_of<R>, a.base(), &v, scalar_first));
+    }();
+    if constexpr (is_floating_element_v<R> && is_floating_element_v<C>)
+        if (records(a.base())) [[unlikely]]
+            record_binary_scalar(Op, name, a.base(), static_cast<double>(v), scalar_first, out.mutable_base());
+    return out;
 }
 
 template <class T, class R>
@@ -329,7 +344,12 @@ Tensor<R> unary_typed(unary_op op, const Tensor<T>& a) {
 template <unary_op Op, class T>
 auto unary(const Tensor<T>& a) {
     check_unary_types<Op, T>();
-    return unary_typed<T, unary_result_t<Op, T>>(Op, a);
+    using R = unary_result_t<Op, T>;
+    Tensor<R> out = unary_typed<T, R>(Op, a);
+    if constexpr (is_floating_element_v<R>)
+        if (records(a.base())) [[unlikely]]
+            record_unary(Op, a.base(), out.mutable_base());
+    return out;
 }
 
 // dst op= src, computed in dst's type: the source is aligned to dst (broadcast_to
@@ -368,6 +388,7 @@ void in_place(std::string_view name, Tensor<T>& dst, const Tensor<U>& src) {
     using R = binary_result_t<Op, C>;
     check_binary_types<Op, C>();
     if (dst.is_read_only()) throw_read_only(name, dst.spec());
+    before_write(dst.base(), name);
     if constexpr (!std::is_same_v<U, C> && std::is_same_v<T, C> && std::is_same_v<R, T>)
         in_place_converting(Op, name, dst.base(), src.base());
     else
@@ -386,6 +407,7 @@ void in_place_scalar(std::string_view name, Tensor<T>& dst, S value) {
     using C = promote_scalar_t<T, S>;
     check_binary_types<Op, C>();
     if (dst.is_read_only()) throw_read_only(name, dst.spec());
+    before_write(dst.base(), name);
     in_place_scalar_same_type<T, C, binary_result_t<Op, C>>(Op, dst, scalar_as<C>(value));
 }
 
@@ -397,6 +419,9 @@ Tensor<C> where_same_type(const Tensor<bool>& cond, const Tensor<C>& a, const Te
     Tensor<C> out = empty_result<C>(al);
     run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), al.strides[0], a.data(), al.strides[1],
                  b.data(), al.strides[2]);
+    if constexpr (is_floating_element_v<C>)
+        if (records(a.base(), b.base())) [[unlikely]]
+            record_where(cond.base(), a.base(), b.base(), out.mutable_base());
     return out;
 }
 
@@ -414,6 +439,12 @@ Tensor<C> where_scalar(const Tensor<bool>& cond, const Tensor<C>& cx, C value, b
     else
         run_where<C>(out.shape(), out.mutable_data(), out.strides(), cond.data(), al.strides[0], cx.data(),
                      al.strides[1], &value, zeros);
+    if constexpr (is_floating_element_v<C>)
+        if (records(cx.base())) [[unlikely]] {
+            const Tensor<C> s = nt::scalar<C>(value);
+            if (scalar_first) record_where(cond.base(), s.base(), cx.base(), out.mutable_base());
+            else record_where(cond.base(), cx.base(), s.base(), out.mutable_base());
+        }
     return out;
 }
 
@@ -455,6 +486,9 @@ Tensor<C> clip_same_type(const Tensor<C>& x, const Tensor<C>& l, const Tensor<C>
     Tensor<C> out = empty_result<C>(al);
     run_clip<C>(out.shape(), out.mutable_data(), out.strides(), x.data(), al.strides[0], l.data(), al.strides[1],
                 h.data(), al.strides[2]);
+    if constexpr (is_floating_element_v<C>)
+        if (records(x.base()) || records(l.base(), h.base())) [[unlikely]]
+            record_clip(x.base(), l.base(), h.base(), out.mutable_base());
     return out;
 }
 

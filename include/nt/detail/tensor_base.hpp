@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "nt/axis.hpp"
 #include "nt/dtype.hpp"
@@ -22,6 +23,9 @@
 #include "nt/spec.hpp"
 
 namespace nt::detail {
+
+/// A node of the gradient tape (src/autograd/graph.hpp).
+struct tape_node;
 
 /// Throws type_mismatch for a Tensor<T> built from a base of another dtype.
 [[noreturn]] void throw_type_mismatch(dtype expected, dtype actual, const char* op);
@@ -196,6 +200,18 @@ public:
     /// Same storage and names with another layout and read-only flag (no checks).
     [[nodiscard]] tensor_base with(nt::layout l, name_list names, bool read_only) const;
 
+    // --- the gradient tape (nt/autograd.hpp) ------------------------------------------
+    /// The node of this tensor in a graph: a leaf marked with_grad, or the operation
+    /// that computed it from one while recording; null outside any graph.
+    [[nodiscard]] const std::shared_ptr<tape_node>& grad_node() const noexcept { return grad_; }
+    void set_grad_node(std::shared_ptr<detail::tape_node> node) noexcept { grad_ = std::move(node); }
+    /// The same tensor outside any graph (detach).
+    [[nodiscard]] tensor_base without_grad_node() const {
+        tensor_base t(*this);
+        t.grad_.reset();
+        return t;
+    }
+
 private:
     // A fresh C-contiguous block of `bytes` for `extent` elements: the owner is
     // allocated into its member (see allocate_owned).
@@ -211,7 +227,14 @@ private:
     name_list names_;
     bool read_only_ = false;
     dtype dtype_ = dtype::f32;
+    std::shared_ptr<detail::tape_node> grad_;
 };
+
+/// Where each axis of `target` comes from when a tensor of spec `input` is broadcast
+/// to it (broadcast_to's plan): an axis of `input`, or -1 for an inserted axis. Throws
+/// the matcher's errors, naming `op`.
+[[nodiscard]] small_vector<std::int32_t, 8> broadcast_source_axes(const nt::spec& input, const nt::spec& target,
+                                                                 std::string_view op);
 
 /// Views defined in src/ops/structure.cpp (Tensor::flip, Tensor::unfold over axes).
 [[nodiscard]] tensor_base flip(const tensor_base& t, std::span<const Axis> axes);

@@ -27,6 +27,8 @@ enum class errc {
     io_error,            ///< a file cannot be opened, read, written, mapped or renamed
     format_error,        ///< bad magic, malformed header, sizes that disagree with the file, corrupt data
     unsupported_dtype,   ///< a dtype or codec ntensor does not read (complex, object, strings, structured, ...)
+    no_gradient,         ///< grad() of a tensor that no backward pass reached (nt/autograd.hpp)
+    modified_in_place,   ///< backward needs a tensor that was written in place after a rule saved it
 };
 
 /// The code's stable spelling, e.g. "incompatible_sizes" (a std::string, as every
