@@ -201,6 +201,11 @@ void record_unary(unary_op op, const tensor_base& a, tensor_base& out) {
             case unary_op::exp2: r = g * y.get() * ln2; break;
             case unary_op::log2: r = g / (x.get() * ln2); break;
             case unary_op::log10: r = g / (x.get() * ln10); break;
+            case unary_op::erf: {
+                const any_tensor v = x.get();
+                r = g * (2.0 / std::sqrt(std::numbers::pi)) * nt::exp(-(v * v));
+                break;
+            }
             default: r = zeros_of(g.dtype(), g.shape(), g.names()); break;  // floor, ceil, round, trunc, sign: piecewise constant
         }
         return {r};

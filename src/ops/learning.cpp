@@ -1,8 +1,7 @@
 // The layers of nt/learning.hpp. Each is written with nt's own element-wise
 // operations and reductions on Tensor<F> (F: half, float or double), so that a
-// recording autograd differentiates them through the operations they are made of.
-// The exceptions are gelu (a compiled loop: there is no nt::erf yet) and the checks
-// of labels and weights, which read integers and produce no floating result.
+// recording autograd differentiates them through the operations they are made of
+// (the checks of labels and weights read integers and record nothing).
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -37,12 +36,6 @@ tensor_base on_floating(const tensor_base& x, std::string_view op, Fn&& f) {
                                                  to_string(x.type()) + "; the layers compute in half, float or double");
         }
     });
-}
-
-template <class F>
-double to_double(F v) {
-    if constexpr (std::is_same_v<F, half>) return static_cast<double>(static_cast<float>(v));
-    else return static_cast<double>(v);
 }
 
 /// The position of the class axis of `x` (`what` names x in messages).
@@ -167,14 +160,8 @@ tensor_base activate(const tensor_base& x, activation which, double slope) {
         const Tensor<F> t(x);
         if (which == activation::relu) return nt::maximum(t, 0.0).base();  // NaN stays NaN
         if (which == activation::leaky_relu) return nt::where(t > 0.0, t, t * slope).base();
-        // gelu: no nt::erf to compose with; one loop over a contiguous copy.
-        Tensor<F> out = t.clone();
-        F* p = out.mutable_data();
-        for (std::int64_t i = 0, n = out.size(); i < n; ++i) {
-            const double v = to_double(p[i]);
-            p[i] = static_cast<F>(0.5 * v * (1.0 + std::erf(v * 0.70710678118654752440)));
-        }
-        return out.base();
+        // The exact form (PyTorch's approximate='none'): x * Phi(x), Phi through erf.
+        return (0.5 * t * (1.0 + nt::erf(t * 0.70710678118654752440))).base();
     });
 }
 

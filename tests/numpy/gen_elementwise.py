@@ -27,6 +27,7 @@ broadcast_to view of the given sizes).
 Names are "?" for unnamed. Floats are printed with repr() so they round-trip.
 """
 import itertools
+import math
 import warnings
 
 import numpy as np
@@ -75,9 +76,12 @@ UNARY = {
     "isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite, "square": np.square,
     "reciprocal": np.reciprocal, "log1p": np.log1p, "expm1": np.expm1, "exp2": np.exp2, "log2": np.log2,
     "log10": np.log10, "bitwise_not": np.invert,
+    # NumPy has no erf: math.erf in double, rounded once to np.exp's type, as sigmoid.
+    "erf": lambda x: np.asarray(np.vectorize(math.erf, otypes=[np.float64])(x.astype(np.float64))).astype(
+        np.asarray(np.exp(x)).dtype),
 }
 SIMD_MATH = ["sqrt", "floor", "ceil", "trunc", "round", "exp", "expm1", "log", "log1p", "tanh", "sigmoid", "sin", "cos"]
-FLOAT_UNARY = {"exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "log1p", "expm1", "exp2", "log2", "log10"}
+FLOAT_UNARY = {"exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "log1p", "expm1", "exp2", "log2", "log10", "erf"}
 REDUCTIONS = ["sum", "mean", "min", "max", "prod", "argmax", "argmin", "any", "all"]
 
 

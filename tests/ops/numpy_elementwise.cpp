@@ -153,6 +153,7 @@ nt::any_tensor any_math_unary(const std::string& op, const nt::any_tensor& x) {
     NT_ANY_UNARY_CASE(exp2)
     NT_ANY_UNARY_CASE(log2)
     NT_ANY_UNARY_CASE(log10)
+    NT_ANY_UNARY_CASE(erf)
 #undef NT_ANY_UNARY_CASE
     if (op == "bitwise_not") return ~x;
     FAIL("unknown unary op " << op);
@@ -272,6 +273,7 @@ any_tensor unary(const std::string& op, const any_tensor& a) {
             if (op == "exp2") return wrap(nt::exp2(x));
             if (op == "log2") return wrap(nt::log2(x));
             if (op == "log10") return wrap(nt::log10(x));
+            if (op == "erf") return wrap(nt::erf(x));
             using enum nt::detail::unary_op;
             if (op == "sign") {
                 if constexpr (nt::detail::unary_accepts_v<sign, X>) return wrap(nt::sign(x));
@@ -415,7 +417,7 @@ any_tensor reduce(const std::string& op, const std::string& axes_text, bool keep
 /// (arithmetic, casts, min/max, ...) must agree exactly, float16 rounding included.
 bool rounding_may_differ(const std::string& kind, const std::string& op) {
     static const std::set<std::string> float_math = {"exp",   "log",  "sqrt", "sin",  "cos",  "tanh", "sigmoid",
-                                                      "log1p", "expm1", "exp2", "log2", "log10"};
+                                                      "log1p", "expm1", "exp2", "log2", "log10", "erf"};
     if (kind == "unary") return float_math.count(op) != 0;
     if (kind == "binary") return op == "pow" || op == "atan2" || op == "hypot";
     if (kind == "reduce") return op == "sum" || op == "mean" || op == "prod";
@@ -496,7 +498,7 @@ bool is_math_binary(const std::string& op) {
 bool is_math_unary(const std::string& op) {
     static const std::set<std::string> ops = {"floor",  "ceil",       "round", "trunc", "sign", "isnan",
                                               "isinf",  "isfinite",   "square", "reciprocal", "log1p", "expm1",
-                                              "exp2",   "log2",       "log10", "bitwise_not"};
+                                              "exp2",   "log2",       "log10", "erf", "bitwise_not"};
     return ops.count(op) != 0;
 }
 

@@ -94,6 +94,7 @@
     X(exp2, exp2)                     \
     X(log2, log2)                     \
     X(log10, log10)                   \
+    X(erf, erf)                       \
     X(bitwise_not, bit_not)
 
 /// Reductions, X(function, detail::reduce_op); `all` is nt::all's call operator.

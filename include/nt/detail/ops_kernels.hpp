@@ -34,7 +34,7 @@ enum class unary_op : std::uint8_t {
     floor, ceil, round, trunc, sign,                       // rounding; sign not on bool
     isnan, isinf, isfinite,                                // -> bool
     square, reciprocal,                                    // bool -> i8 (NumPy)
-    log1p, expm1, exp2, log2, log10,                       // float math
+    log1p, expm1, exp2, log2, log10, erf,                  // float math
     bit_not,                                               // integers and bool
 };
 inline constexpr unary_op last_unary_op = unary_op::bit_not;
@@ -55,7 +55,7 @@ enum class reduce_op : std::uint8_t { sum, mean, min, max, prod, argmax, argmin,
     using enum unary_op;
     switch (op) {
         case exp: case log: case sqrt: case sin: case cos: case tanh: case sigmoid:
-        case floor: case ceil: case trunc: case log1p: case expm1: case exp2: case log2: case log10:
+        case floor: case ceil: case trunc: case log1p: case expm1: case exp2: case log2: case log10: case erf:
             return true;
         default:
             return false;

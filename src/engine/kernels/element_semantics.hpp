@@ -321,6 +321,7 @@ auto unary_fn() {
     else if constexpr (Op == unary_op::exp2) return math([](M x) { return std::exp2(x); });
     else if constexpr (Op == unary_op::log2) return math([](M x) { return std::log2(x); });
     else if constexpr (Op == unary_op::log10) return math([](M x) { return std::log10(x); });
+    else if constexpr (Op == unary_op::erf) return math([](M x) { return std::erf(x); });
     else if constexpr (Op == unary_op::round) {
         // Half to even (np.round with 0 decimals is np.rint): nearbyint in the default
         // rounding mode. Integers are already whole; bool gives half (NumPy's f16).

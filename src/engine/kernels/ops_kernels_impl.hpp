@@ -815,6 +815,7 @@ void run_unary(unary_op op, std::span<const std::int64_t> shape, void* out, std:
         NT_UNARY_CHECKED_CASE(exp2)
         NT_UNARY_CHECKED_CASE(log2)
         NT_UNARY_CHECKED_CASE(log10)
+        NT_UNARY_CHECKED_CASE(erf)
         NT_UNARY_CHECKED_CASE(bit_not)
 #undef NT_UNARY_CHECKED_CASE
         case unary_op::neg:
