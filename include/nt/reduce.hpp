@@ -55,8 +55,8 @@ Tensor<reduce_result_t<Op, T>> reduce(std::string_view name, const Tensor<T>& t,
                   rs.output_strides, t.data(), t.strides());
     if constexpr (is_floating_element_v<R> && is_floating_element_v<T>)
         if (records(t.base())) [[unlikely]]
-            record_reduce(Op, name, t.base(), std::span<const bool>(rs.reduced.data(), rs.reduced.size()), keepdims,
-                          out.mutable_base());
+            record_reduce(Op, name, t.base(), std::span<const bool>(rs.reduced.data(), rs.reduced.size()), every_axis,
+                          keepdims, out.mutable_base());
     return out;
 }
 

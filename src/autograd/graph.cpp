@@ -297,7 +297,7 @@ std::vector<std::optional<any_tensor>> run_backward(std::span<const backward_roo
 
 tensor_base mark_with_grad(const tensor_base& t) {
     if (!is_floating(t.type()))
-        throw error(errc::invalid_argument, "with_grad: " + t.describe() + " holds " + to_string(t.type()) +
+        throw error(errc::invalid_argument, "with_grad: " + t.describe() + " holds " + std::string(numpy_name(t.type())) +
                                                 " elements; only nt::half, float and double tensors take gradients "
                                                 "(convert first: t.astype<float>().with_grad())");
     if (const auto& n = t.grad_node(); n && !n->leaf)

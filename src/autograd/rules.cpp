@@ -231,7 +231,7 @@ any_tensor with_reduced_axes(const any_tensor& g, const spec& input, std::span<c
 }  // namespace
 
 void record_reduce(reduce_op op, std::string_view name, const tensor_base& a, std::span<const bool> reduced_axes,
-                   bool keepdims, tensor_base& out) {
+                   bool every_axis, bool keepdims, tensor_base& out) {
     if (op != reduce_op::sum && op != reduce_op::mean && op != reduce_op::max && op != reduce_op::min &&
         op != reduce_op::prod)
         return;
@@ -268,10 +268,11 @@ void record_reduce(reduce_op op, std::string_view name, const tensor_base& a, st
             }
             default: {
                 // max, min: over one axis the element argmax (argmin) picks takes the gradient;
-                // over several, the ties share it evenly (PyTorch 1.13: max(dim) and amax).
+                // over several or every axis, the ties share it evenly (PyTorch 1.13: max(dim),
+                // amax and max()).
                 const any_tensor xv = x.get();
                 const any_tensor ye = with_reduced_axes(y.get(), input, red, keepdims);
-                if (axes.size() == 1) {
+                if (axes.size() == 1 && !every_axis) {
                     const Axis axis = axes[0];
                     const any_tensor index = op == reduce_op::max ? nt::argmax(xv, axis, true) : nt::argmin(xv, axis, true);
                     dims iota_shape(input.rank(), 1);

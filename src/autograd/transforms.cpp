@@ -36,7 +36,7 @@ any_tensor seed_for(std::string_view op, const tensor_base& y, const tensor_base
 tensor_base grad_input(const tensor_base& x) {
     if (!is_floating(x.type()))
         fail(errc::invalid_argument, "nt::grad",
-             "the argument " + x.describe() + " holds " + to_string(x.type()) +
+             "the argument " + x.describe() + " holds " + std::string(numpy_name(x.type())) +
                  " elements; gradients are taken with respect to nt::half, float or double tensors (convert with "
                  "astype<double>())");
     tensor_base t = x;
@@ -55,7 +55,7 @@ std::vector<tensor_base> gradients_of(std::string_view op, const tensor_base& y,
     std::vector<tensor_base> out;
     out.reserve(inputs.size());
     if (!is_floating(y.type()))
-        fail(errc::invalid_argument, op, "f returned " + y.describe() + " of " + to_string(y.type()) +
+        fail(errc::invalid_argument, op, "f returned " + y.describe() + " of " + std::string(numpy_name(y.type())) +
                                              " elements; gradients need a floating result");
     const any_tensor s = seed_for(op, y, seed);
     std::vector<std::optional<any_tensor>> captured(inputs.size());

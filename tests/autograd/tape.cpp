@@ -1,12 +1,168 @@
-// The tape on the tensor: with_grad, backward, grad, no_grad, detach, and the errors.
-#include <nt_test_support.hpp>
+// The tape on the tensor: with_grad, backward, grad, no_grad, detach, retain_graph,
+// create_graph, the version counter, the transforms' contracts, threads, and errors.
+#include "laws_support.hpp"
 
-#include "nt/nt.hpp"
+#include <thread>
+
+using nt::test::random_tensor;
+using nt::test::require_error;
 
 TEST_CASE("backward adds the gradient of a sum of products into the leaves", "[autograd][tape]") {
     auto w = nt::ones<float>({3}, {"C"}).with_grad();
     const auto x = nt::arange<float>(6).reshape({2, 3}, {"N", "C"});
-    nt::sum(x * w).backward();
+    CHECK(w.requires_grad());
+    CHECK_FALSE(x.requires_grad());
+    const auto loss = nt::sum(x * w);
+    CHECK(loss.requires_grad());
+    loss.backward();
+    CHECK(w.has_grad());
     CHECK(nt::to_string(w.grad().spec()) == "(3 | C)");
     CHECK(w.grad().to_vector() == nt::sum(x, "N").to_vector());
+    // A second pass accumulates, zero_grad resets.
+    nt::sum(x * w).backward();
+    CHECK(w.grad().to_vector() == (2.0f * nt::sum(x, "N")).to_vector());
+    w.zero_grad();
+    CHECK(w.grad().to_vector() == std::vector<float>{0, 0, 0});
+    // A seed for a result of several elements: the gradient of sum(seed * y).
+    auto v = nt::ones<double>({2, 2}, {"A", "B"}).with_grad();
+    const auto y = v * v;
+    y.backward(nt::full<double>({2, 2}, 3.0, {"A", "B"}));
+    CHECK(v.grad().to_vector() == std::vector<double>{6, 6, 6, 6});
+}
+
+TEST_CASE("nothing records under no_grad or through detach", "[autograd][tape]") {
+    auto w = nt::ones<float>({3}).with_grad();
+    {
+        const nt::no_grad guard;
+        CHECK_FALSE((w * 2.0f).requires_grad());
+        w -= 0.5f;  // optimisers update leaves so
+    }
+    CHECK(w.to_vector() == std::vector<float>{0.5f, 0.5f, 0.5f});
+    CHECK((w * 2.0f).requires_grad());
+    const auto d = w.detach();
+    CHECK_FALSE(d.requires_grad());
+    CHECK(d.shares_storage(w));
+    CHECK_FALSE(nt::sum(d * 2.0f).requires_grad());
+}
+
+TEST_CASE("retain_graph keeps the rules for a second pass; create_graph records it", "[autograd][tape]") {
+    auto x = nt::full<double>({1}, 3.0).with_grad();
+    const auto y = nt::sum(x * x * x);
+    y.backward(nt::backward_options{.retain_graph = true});
+    y.backward();
+    CHECK(x.grad().to_vector()[0] == 2 * 27.0);
+    const std::string freed = nt::test::error_message(nt::errc::invalid_argument, [&] { y.backward(); });
+    CHECK(freed.find("freed") != std::string::npos);
+    CHECK(freed.find("retain_graph") != std::string::npos);
+
+    auto z = nt::full<double>({1}, 2.0).with_grad();
+    nt::sum(z * z * z).backward(nt::backward_options{.create_graph = true});
+    const auto g = z.grad();  // 3 z^2, itself differentiable
+    CHECK(g.requires_grad());
+    z.zero_grad();
+    const auto g_value = g.detach().clone();
+    {
+        // the gradient of g (6 z) lands in z.grad(), which zero_grad left at zeros
+        nt::sum(g).backward();
+    }
+    CHECK(g_value.to_vector()[0] == 12.0);
+    CHECK(z.grad().to_vector()[0] == 12.0);
+}
+
+TEST_CASE("writes in place to a saved tensor make backward throw modified_in_place", "[autograd][tape]") {
+    auto x = nt::ones<float>({3}).with_grad();
+    auto e = nt::exp(x * 2.0f);  // exp saves its result
+    auto loss = nt::sum(e);  // sum saves nothing: exp's rule is the one that reads e
+    {
+        const nt::no_grad guard;
+        e.fill(0.0f);
+    }
+    const std::string m = nt::test::error_message(nt::errc::modified_in_place, [&] { loss.backward(); });
+    CHECK(m.find("exp") != std::string::npos);
+    CHECK(m.find("fill") != std::string::npos);
+    // A write to a tensor of the graph while recording is refused at once.
+    auto y = x * 2.0f;
+    require_error([&] { y += 1.0f; }, nt::errc::invalid_argument, {});
+    require_error([&] { x.fill(1.0f); }, nt::errc::invalid_argument, {});
+    // Writes to an operand that the rule saved, through another view of its storage.
+    auto a = nt::ones<float>({2, 2});
+    auto b = (nt::ones<float>({2, 2}) * 3.0f).with_grad();
+    auto prod = nt::sum(a * b);  // saves a for b's gradient
+    a.index(0).fill(5.0f);
+    require_error([&] { prod.backward(); }, nt::errc::modified_in_place, {});
+}
+
+TEST_CASE("errors name the operation and the fix", "[autograd][tape][errors]") {
+    auto i = nt::zeros<std::int32_t>({3});
+    const std::string integer = nt::test::error_message(nt::errc::invalid_argument, [&] { (void)i.with_grad(); });
+    CHECK(integer.find("int32") != std::string::npos);
+    CHECK(integer.find("astype") != std::string::npos);
+
+    auto w = nt::ones<float>({3}).with_grad();
+    const std::string never = nt::test::error_message(nt::errc::no_gradient, [&] { (void)w.grad(); });
+    CHECK(never.find("backward") != std::string::npos);
+    const auto plain = nt::ones<float>({3});
+    require_error([&] { (void)plain.grad(); }, nt::errc::no_gradient, {});
+    require_error([&] { (void)(w * 2.0f).grad(); }, nt::errc::no_gradient, {});
+
+    const std::string vector = nt::test::error_message(nt::errc::invalid_argument, [&] { (w * 2.0f).backward(); });
+    CHECK(vector.find("seed") != std::string::npos);
+    require_error([&] { plain.backward(); }, nt::errc::invalid_argument, {});
+    require_error([&] { (void)(w * 2.0f).with_grad(); }, nt::errc::invalid_argument, {});
+    require_error([&] { (w * 2.0f).backward(nt::ones<float>({4})); }, nt::errc::invalid_argument, {});
+    const std::string many = nt::test::error_message(
+        nt::errc::invalid_argument, [&] { (void)nt::grad([](const auto& t) { return t * 2.0f; }, w); });
+    CHECK(many.find("vjp") != std::string::npos);
+}
+
+TEST_CASE("function transforms leave the leaves' gradients alone", "[autograd][tape][transforms]") {
+    auto w = nt::ones<double>({3}).with_grad();
+    const auto g = nt::grad([](const auto& t) { return nt::sum(t * t); }, w);
+    CHECK(g.to_vector() == std::vector<double>{2, 2, 2});
+    CHECK_FALSE(w.has_grad());
+    // value_and_grad; several arguments give a tuple; f independent of an argument: zeros.
+    const auto x = random_tensor({2, 3}, {"N", "C"}, -1, 1, 3);
+    const auto [value, grads] =
+        nt::value_and_grad([](const auto& a, const auto& b) { return nt::sum(a * 2.0); }, x, x.index(0));
+    CHECK(value.to_vector()[0] == Approx(2.0 * nt::sum(x).to_vector()[0]));
+    CHECK(std::get<1>(grads).to_vector() == std::vector<double>{0, 0, 0});
+    // vjp and jvp of an element-wise square: 2 x v.
+    const auto v = random_tensor({2, 3}, {"N", "C"}, -1, 1, 5);
+    const auto vjp = nt::vjp([](const auto& t) { return t * t; }, x, v);
+    const auto jvp = nt::jvp([](const auto& t) { return t * t; }, x, v);
+    CHECK(nt::max(nt::abs(vjp - 2.0 * x * v)).to_vector()[0] < 1e-15);
+    CHECK(nt::max(nt::abs(jvp - 2.0 * x * v)).to_vector()[0] < 1e-15);
+    // jvp of a map that mixes elements: J t against central differences of f along t.
+    auto f = [](const auto& t) { return nt::softmax(t, "C") * nt::sum(t, "N"); };
+    const auto jt = nt::jvp(f, x, v);
+    const double eps = 1e-6;
+    const auto numeric = (f(x + eps * v) - f(x - eps * v)) / (2 * eps);
+    CHECK(nt::max(nt::abs(jt - numeric)).to_vector()[0] < 1e-8);
+    // check_grad reports a wrong gradient: a function whose rule is deliberately
+    // bypassed (detach in the middle) disagrees with the finite differences.
+    const auto report = nt::check_grad([](const auto& t) { return nt::sum(t * t.detach()); }, x);
+    CHECK_FALSE(report.ok);
+    CHECK(report.where.find("argument 0") != std::string::npos);
+}
+
+TEST_CASE("two graphs on two threads at once", "[autograd][tape][threads]") {
+    auto w = nt::ones<double>({64}).with_grad();
+    auto run = [&](double scale, nt::Tensor<double>& out) {
+        auto x = nt::arange<double>(64) * scale;
+        for (int k = 0; k < 50; ++k) {
+            nt::sum(nt::exp(x * w * 0.01) * scale).backward();
+            // no_grad is per thread: the other thread keeps recording meanwhile
+            const nt::no_grad guard;
+            out = w.grad().clone();
+        }
+    };
+    nt::Tensor<double> a, b;
+    std::thread t1(run, 1.0, std::ref(a));
+    std::thread t2(run, 2.0, std::ref(b));
+    t1.join();
+    t2.join();
+    // Both threads accumulated into the one leaf: 50 passes each.
+    const auto x = nt::arange<double>(64);
+    const auto expected = 50.0 * (nt::exp(x * 0.01) * x * 0.01 + nt::exp(x * 0.02) * 2.0 * x * 0.02);
+    CHECK(nt::max(nt::abs(w.grad() - expected) / (1.0 + nt::abs(expected))).to_vector()[0] < 1e-12);
 }

@@ -81,8 +81,9 @@ void record_binary_scalar(binary_op op, std::string_view name, const tensor_base
                           bool scalar_first, tensor_base& out);
 void record_unary(unary_op op, const tensor_base& a, tensor_base& out);
 /// `reduced` flags the input's reduced axes.
+/// `every_axis`: the reduction of every axis (nt::max(t)), whose ties share the gradient.
 void record_reduce(reduce_op op, std::string_view name, const tensor_base& a, std::span<const bool> reduced,
-                   bool keepdims, tensor_base& out);
+                   bool every_axis, bool keepdims, tensor_base& out);
 void record_cast(const tensor_base& a, tensor_base& out);
 void record_where(const tensor_base& cond, const tensor_base& a, const tensor_base& b, tensor_base& out);
 void record_clip(const tensor_base& x, const tensor_base& lo, const tensor_base& hi, tensor_base& out);
