@@ -238,7 +238,7 @@ tensor_base cross_entropy(const tensor_base& logits, const tensor_base& labels, 
         Tensor<F> nll = -picked;
         Tensor<F> w;  // w[y], 0 where ignored
         if (weights) {
-            const Tensor<F> wf = any_tensor(weights->rename(std::span<const name>{})).astype<F>();
+            const Tensor<F> wf = any_tensor(*weights).rename(std::span<const name>{}).astype<F>();
             w = nt::sum(nt::where(hot, wf, 0.0), -1);
         } else {
             w = nt::ones<F>({y.size()});
