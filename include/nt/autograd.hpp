@@ -62,7 +62,7 @@ private:
 /// away, axes where target has size 1 and g does not (stretched) are summed with
 /// size 1 kept, and the result has target's axis order and names. Throws the
 /// matcher's errors when `target` does not broadcast to g.
-///     nt::sum_to(g, nt::spec{{3, "C"}});       // g (2,3 | N,C) -> (3 | C)
+///     nt::sum_to(g, nt::spec({3}, {"C"}));       // g (2,3 | N,C) -> (3 | C)
 [[nodiscard]] any_tensor sum_to(const any_tensor& g, const spec& target);
 template <element T>
 [[nodiscard]] Tensor<T> sum_to(const Tensor<T>& g, const spec& target) {

@@ -54,7 +54,8 @@ void refuse_write_in_graph(const tensor_base& t, std::string_view op) {
          "writes in place into " + t.describe() + ", which " +
              (n.leaf ? std::string("requires a gradient (marked with_grad)")
                      : "is the result of '" + n.op + "' in a graph that records gradients") +
-             ": the recorded rules would see the new values. Write under nt::no_grad (as optimisers do), "
+             ": the recorded rules would compute with the overwritten values. Write under nt::no_grad (as "
+             "optimisers do), "
              "write into t.detach(), or use the out-of-place form (y = y + x instead of y += x)");
 }
 
@@ -137,10 +138,9 @@ any_tensor saved_tensor::get() const {
         }
         if (!write.empty())
             throw error(errc::modified_in_place,
-                        "backward: the rule of '" + rule_op_ + "' needs its " +
-                            (output_node_.expired() && t_.grad_node() == nullptr ? "operand " : "tensor ") +
-                            t_.describe() + ", which '" + write +
-                            "' wrote in place after the rule saved it; compute on a copy (t.clone()) before "
+                        "backward: the rule of '" + rule_op_ + "' needs the tensor " + t_.describe() +
+                            " it saved, which '" + write +
+                            "' wrote in place since; compute on a copy (t.clone()) before "
                             "writing, or write after backward()");
     }
     if (auto n = output_node_.lock()) {
@@ -153,7 +153,7 @@ any_tensor saved_tensor::get() const {
 
 // --- nodes --------------------------------------------------------------------------
 
-std::string tape_node::describe() const { return "'" + op + "' " + spec_text(shape.span(), names.span()); }
+std::string tape_node::describe() const { return "'" + op + "' (result " + spec_text(shape.span(), names.span()) + ")"; }
 
 void attach_node(std::string_view op, tensor_base& out, std::initializer_list<const tensor_base*> inputs,
                  backward_rule rule) {
