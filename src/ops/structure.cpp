@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "copy.hpp"
 #include "core_errors.hpp"
+#include "copy.hpp"
 #include "graph.hpp"
 #include "nt/autograd.hpp"
 #include "nt/detail/grad_hooks.hpp"
@@ -125,7 +125,6 @@ const char* mode_text(pad_mode m) {
     }
     return "?";
 }
-
 
 // --- gradients ----------------------------------------------------------------------------
 // The copying operations that move elements without arithmetic (pad in every mode,

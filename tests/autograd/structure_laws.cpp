@@ -287,3 +287,36 @@ TEST_CASE("structure operations outside any graph record nothing", "[autograd][s
     const auto counts = nt::fold_counts(w, {0}, {6}, {1});
     CHECK_FALSE(counts.requires_grad());
 }
+
+TEST_CASE("half-precision gradients through the index-map and join rules", "[autograd][structure]") {
+    auto w = nt::ones<nt::half>({2, 3}, {"H", "W"}).with_grad();
+    // wrap over H (size 2, widths 1 and 1) reads each row once more; roll and stack
+    // move elements; the stack with a constant adds nothing.
+    const auto y = nt::stack({nt::roll(nt::pad(w, {{"H", {1, 1}}}, nt::pad_mode::wrap), 1), nt::zeros<nt::half>({4, 3}, {"H", "W"})}, 0, "S");
+    nt::sum(y).backward();
+    CHECK(w.grad().dtype() == nt::dtype::f16);
+    CHECK(nt::to_string(w.grad().spec()) == "(2,3 | H,W)");
+    CHECK(w.grad().astype<float>().to_vector() == std::vector<float>(6, 2.0f));
+}
+
+TEST_CASE("recording does not change the values of structure operations", "[autograd][structure]") {
+    const auto x = nt::flip(random_tensor({4, 6}, {"H", "W"}));  // negative strides: the copying paths
+    const auto w = x.clone().with_grad();
+    auto same = [](const nt::Tensor<double>& recorded, const nt::Tensor<double>& plain) {
+        CHECK(recorded.requires_grad());
+        CHECK(nt::to_string(recorded.spec()) == nt::to_string(plain.spec()));
+        CHECK(recorded.to_vector() == plain.to_vector());
+    };
+    auto both = [&](const auto& f) { same(f(nt::flip(w)), f(nt::flip(x))); };
+    both([](const auto& t) { return nt::rearrange(t, "H (W two) -> (two H) W", {{"two", 2}}); });
+    both([](const auto& t) { return nt::repeat(t, "H W -> W C H", {{"C", 2}}); });
+    both([](const auto& t) { return nt::reduce(t, "(H two) W -> W H", nt::reduce_op::max, {{"two", 2}}); });
+    both([](const auto& t) { return nt::pad(t, {{0, {3, 5}}, {1, {1, 7}}}, nt::pad_mode::symmetric); });
+    both([](const auto& t) { return nt::pad(t, {{1, {2, 9}}}, nt::pad_mode::wrap); });
+    both([](const auto& t) { return nt::roll(t, -7); });
+    both([](const auto& t) { return nt::tile(t, {2, 1, 3}); });
+    both([](const auto& t) { return nt::repeat(t, 2, 0); });
+    both([](const auto& t) { return nt::concatenate({t, t.transpose()}, 0); });
+    both([](const auto& t) { return nt::array_split(t, 1, 4)[3]; });
+    both([](const auto& t) { return nt::fold(t, {0}, {12}, {2}, nt::fold_norm::average); });
+}
