@@ -106,6 +106,9 @@ fold_job plan_fold(const tensor_base& patches, std::span<const Axis> axes, std::
 /// The number of windows covering each element, one factor per folded axis, as
 /// (shape of the result with size 1 off the folded axis) int64 tensors.
 std::vector<tensor_base> fold_count_factors(const fold_job& job);
+/// Records fold's result `out` (computed from `patches` by `job`) on the tape: its
+/// backward is unfold of the gradient (divided by the counts for fold_norm::average).
+void record_fold(const tensor_base& patches, const fold_job& job, fold_norm norm, tensor_base& out);
 
 }  // namespace detail
 
@@ -233,14 +236,15 @@ template <element T>
 
 /// A view with the listed axes reversed (negative strides; np.flip). Throws
 /// axis_out_of_range, invalid_argument (an axis twice).
+/// Recorded on the gradient tape as the view it is (as t.flip(axes)).
 template <element T>
 [[nodiscard]] Tensor<T> flip(const Tensor<T>& t, axes_arg axes) {
-    return Tensor<T>(detail::flip(t.base(), axes.span()));
+    return t.flip(axes);
 }
 /// A view with every axis reversed (np.flip with axis=None).
 template <element T>
 [[nodiscard]] Tensor<T> flip(const Tensor<T>& t) {
-    return Tensor<T>(detail::flip_all(t.base()));
+    return t.flip();
 }
 
 /// A copy with the elements shifted by `shift` along `axis`, those past the end
@@ -272,11 +276,12 @@ template <element T>
 
 // --- windows ----------------------------------------------------------------------------------
 
-/// Sliding windows over several axes at once, a view (see Tensor::unfold(axes, ...)).
+/// Sliding windows over several axes at once, a view (see Tensor::unfold(axes, ...)),
+/// recorded on the gradient tape as the method is.
 template <element T>
 [[nodiscard]] Tensor<T> unfold(const Tensor<T>& t, axes_arg axes, shape_arg sizes, shape_arg steps,
                                names_arg window_names = {}) {
-    return Tensor<T>(detail::unfold_axes(t.base(), axes.span(), sizes.span(), steps.span(), window_names.span()));
+    return t.unfold(axes, sizes, steps, window_names);
 }
 
 /// The number of windows covering each element of fold's result: shape of the
@@ -322,6 +327,11 @@ template <element T>
     if (norm == fold_norm::average) {
         Tensor<T> counts = fold_counts(patches, axes, output_sizes, steps);
         out /= maximum(counts, T{1});
+    }
+    if (detail::records(patches.base())) [[unlikely]] {
+        detail::tensor_base b = out.base();
+        detail::record_fold(patches.base(), job, norm, b);
+        return Tensor<T>(std::move(b));
     }
     return out;
 }

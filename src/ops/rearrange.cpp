@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core_errors.hpp"
+#include "nt/detail/grad_hooks.hpp"
 
 namespace nt::detail {
 
@@ -388,27 +389,36 @@ const pattern_plan& plan_pattern(pattern_kind kind, std::string_view pattern, st
 
 pattern_cache_stats pattern_cache_counters() noexcept { return cache.stats; }
 
+// Both steps are views of a C-contiguous input, whatever they cost on another layout,
+// so the tape's view rule is their backward (broadcast new axes sum back).
 tensor_base split_elementary(const tensor_base& t, const pattern_plan& p) {
-    return t.reshape(p.elementary.span(), std::span<const name>{}, order::c);
+    return viewed("rearrange", t, [&](const tensor_base& x) {
+        return x.reshape(p.elementary.span(), std::span<const name>{}, order::c);
+    });
 }
 
 tensor_base apply_arrangement(const tensor_base& kept, const pattern_plan& p) {
-    dims sizes, strides;
-    bool aliased = kept.is_read_only();
-    for (std::int64_t o : p.order) {
-        if (o >= 0) {
-            sizes.push_back(kept.shape()[static_cast<std::size_t>(o)]);
-            strides.push_back(kept.strides()[static_cast<std::size_t>(o)]);
-        } else {
-            const std::int64_t n = p.new_sizes[static_cast<std::size_t>(-1 - o)];
-            sizes.push_back(n);
-            strides.push_back(0);
-            aliased = aliased || n > 1;
+    auto arrange = [&](const tensor_base& x) {
+        dims sizes, strides;
+        bool aliased = x.is_read_only();
+        for (std::int64_t o : p.order) {
+            if (o >= 0) {
+                sizes.push_back(x.shape()[static_cast<std::size_t>(o)]);
+                strides.push_back(x.strides()[static_cast<std::size_t>(o)]);
+            } else {
+                const std::int64_t n = p.new_sizes[static_cast<std::size_t>(-1 - o)];
+                sizes.push_back(n);
+                strides.push_back(0);
+                aliased = aliased || n > 1;
+            }
         }
-    }
-    const name_list unnamed(sizes.size(), name{});
-    const tensor_base arranged = kept.with(nt::layout(sizes.span(), strides.span(), kept.layout().offset()), unnamed, aliased);
-    return arranged.reshape(p.output.span(), p.output_names.span(), order::c);
+        const name_list unnamed(sizes.size(), name{});
+        return x.with(nt::layout(sizes.span(), strides.span(), x.layout().offset()), unnamed, aliased);
+    };
+    const tensor_base arranged = viewed("rearrange", kept, arrange);
+    return viewed("rearrange", arranged, [&](const tensor_base& x) {
+        return x.reshape(p.output.span(), p.output_names.span(), order::c);
+    });
 }
 
 }  // namespace nt::detail

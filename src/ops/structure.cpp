@@ -6,6 +6,9 @@
 
 #include "core_errors.hpp"
 #include "copy.hpp"
+#include "graph.hpp"
+#include "nt/autograd.hpp"
+#include "nt/detail/grad_hooks.hpp"
 #include "nt/structure.hpp"
 
 namespace nt::detail {
@@ -96,9 +99,14 @@ void check_not_empty(std::span<const tensor_base> ts, std::string_view op) {
     if (ts.empty()) fail(errc::invalid_argument, op, "no tensors given; pass at least one");
 }
 
-std::vector<tensor_base> sections(const tensor_base& t, std::size_t a, std::span<const std::int64_t> bounds) {
+// The parts are views of t, each recorded as one (the view rule of the tape).
+std::vector<tensor_base> sections(const tensor_base& t, std::size_t a, std::span<const std::int64_t> bounds,
+                                  std::string_view op) {
     std::vector<tensor_base> out;
-    for (std::size_t k = 0; k + 1 < bounds.size(); ++k) out.push_back(t.slice(static_cast<std::int64_t>(a), range(bounds[k], bounds[k + 1])));
+    for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+        const range r(bounds[k], bounds[k + 1]);
+        out.push_back(viewed(op, t, [&](const tensor_base& x) { return x.slice(static_cast<std::int64_t>(a), r); }));
+    }
     return out;
 }
 
@@ -118,6 +126,127 @@ const char* mode_text(pad_mode m) {
     return "?";
 }
 
+// --- gradients ----------------------------------------------------------------------------
+// The copying operations that move elements without arithmetic (pad in every mode,
+// roll, repeat, tile) share one rule: the operation applied to the C-order positions
+// of its input (an int64 "iota") gives, for each result element, the input element it
+// copies (-1 for a constant). The backward adds the gradient into a zero tensor through
+// that map; the backward of that is the map read again (a gather). The two record
+// each other, so gradients of gradients follow.
+
+bool is_floating(dtype d) noexcept { return d == dtype::f16 || d == dtype::f32 || d == dtype::f64; }
+
+tensor_base iota_like(const tensor_base& t, std::string_view op) {
+    tensor_base out = tensor_base::allocate(dtype::i64, t.shape(), t.names(), op);
+    auto* p = reinterpret_cast<std::int64_t*>(out.data());
+    for (std::int64_t i = 0; i < out.size(); ++i) p[i] = i;
+    return out;
+}
+
+struct index_map {
+    std::string op;
+    dtype type;
+    dims input_shape;
+    name_list input_names;
+    tensor_base index;  // int64, C-contiguous, the result's shape
+    name_list output_names;
+};
+using index_map_ptr = std::shared_ptr<const index_map>;
+
+// `g` as a C-contiguous tensor of `d` outside any graph, to read its elements.
+tensor_base plain_contiguous(const any_tensor& g, dtype d) {
+    tensor_base b = g.base().without_grad_node();
+    if (b.type() != d) b = any_tensor(b).astype(d).base();
+    if (!b.is_contiguous()) b = b.clone();
+    return b;
+}
+
+any_tensor gather_indexed(const any_tensor& x, const index_map_ptr& m);
+
+any_tensor scatter_indexed(const any_tensor& g, const index_map_ptr& m) {
+    any_tensor out = zeros_of(m->type, m->input_shape.span(), m->input_names.span());
+    const tensor_base src = plain_contiguous(g, m->type);
+    const auto* idx = reinterpret_cast<const std::int64_t*>(m->index.data());
+    const std::int64_t n = m->index.size();
+    visit_dtype(m->type, [&](auto type) {
+        using T = typename decltype(type)::type;
+        if constexpr (is_floating_element_v<T>) {
+            T* d = reinterpret_cast<T*>(out.mutable_base().data());
+            const T* s = reinterpret_cast<const T*>(src.data());
+            for (std::int64_t i = 0; i < n; ++i)
+                if (idx[i] >= 0) d[idx[i]] = static_cast<T>(static_cast<double>(d[idx[i]]) + static_cast<double>(s[i]));
+        }
+    });
+    if (records(g.base()))
+        attach_node(m->op + " backward", out.mutable_base(), {&g.base()},
+                    [m](const any_tensor& gg) -> input_gradients { return {gather_indexed(gg, m)}; });
+    return out;
+}
+
+any_tensor gather_indexed(const any_tensor& x, const index_map_ptr& m) {
+    tensor_base out = tensor_base::allocate(m->type, m->index.shape(), m->output_names.span(), m->op);
+    const tensor_base src = plain_contiguous(x, m->type);
+    const auto* idx = reinterpret_cast<const std::int64_t*>(m->index.data());
+    const std::int64_t n = m->index.size();
+    visit_dtype(m->type, [&](auto type) {
+        using T = typename decltype(type)::type;
+        if constexpr (is_floating_element_v<T>) {
+            T* d = reinterpret_cast<T*>(out.data());
+            const T* s = reinterpret_cast<const T*>(src.data());
+            for (std::int64_t i = 0; i < n; ++i) d[i] = idx[i] >= 0 ? s[idx[i]] : T{};
+        }
+    });
+    if (records(x.base()))
+        attach_node(m->op, out, {&x.base()}, [m](const any_tensor& g) -> input_gradients { return {scatter_indexed(g, m)}; });
+    return any_tensor(std::move(out));
+}
+
+// Records `out` = `in` read through `index` (op applied to iota_like(in)).
+void record_indexed(std::string_view op, const tensor_base& in, tensor_base& out, tensor_base index) {
+    if (!is_floating(out.type())) return;
+    auto m = std::make_shared<const index_map>(index_map{std::string(op), in.type(), dims(in.shape()),
+                                                         name_list(in.names()), std::move(index), name_list(out.names())});
+    attach_node(op, out, {&in}, [m](const any_tensor& g) -> input_gradients { return {scatter_indexed(g, m)}; });
+}
+
+// Records the join of `ts` along axis `a` of the result (stack: a new axis, `stacked`):
+// each input's gradient is its slice of the result's gradient, brought back to the
+// input's axis order and names by sum_to (the inputs were aligned by names).
+void record_join(std::string_view op, std::span<const tensor_base> ts, std::size_t a, bool stacked, tensor_base& out) {
+    if (!is_floating(out.type())) return;
+    std::vector<spec> specs;
+    std::vector<std::int64_t> extents;
+    std::vector<bool> need;
+    for (const tensor_base& t : ts) {
+        specs.push_back(t.spec());
+        extents.push_back(stacked ? 1 : t.align_as(ts[0]).shape()[a]);
+        need.push_back(t.grad_node() != nullptr);
+    }
+    attach_node(op, out, {}, [=](const any_tensor& g) -> input_gradients {
+        input_gradients r(specs.size());
+        std::int64_t at = 0;
+        for (std::size_t i = 0; i < specs.size(); ++i) {
+            const std::int64_t n = extents[i];
+            if (need[i]) {
+                any_tensor part = g.slice(Axis(static_cast<std::int64_t>(a)), range(at, at + n));
+                if (stacked) part = part.squeeze(Axis(static_cast<std::int64_t>(a)));
+                r[i] = nt::sum_to(part, specs[i]);
+            }
+            at += n;
+        }
+        return r;
+    });
+    tape_node& node = *out.grad_node();
+    node.inputs.clear();
+    for (const tensor_base& t : ts) node.inputs.push_back(t.grad_node());
+}
+
+bool any_records(std::span<const tensor_base> ts) noexcept {
+    for (const tensor_base& t : ts)
+        if (records(t)) return true;
+    return false;
+}
+
 }  // namespace
 
 // --- joining ------------------------------------------------------------------------------
@@ -129,7 +258,10 @@ tensor_base concatenate(std::span<const tensor_base> ts, const Axis& axis) {
              "input 0 has rank 0 and no axis to join along; use stack, or unsqueeze the inputs first");
     const std::size_t a = resolve_axis(axis, ts[0].names(), "concatenate", ts[0].shape());
     const base_list aligned = align_inputs(ts, a, "concatenate");
-    return join(std::span<const tensor_base>(aligned), a, "concatenate");
+    tensor_base out = join(std::span<const tensor_base>(aligned), a, "concatenate");
+    if (any_records(ts)) [[unlikely]]
+        record_join("concatenate", ts, a, false, out);
+    return out;
 }
 
 tensor_base stack(std::span<const tensor_base> ts, std::int64_t pos, name n) {
@@ -141,7 +273,10 @@ tensor_base stack(std::span<const tensor_base> ts, std::int64_t pos, name n) {
                  "; choose another name");
     base_list aligned = align_inputs(ts, static_cast<std::size_t>(-1), "stack");
     for (tensor_base& v : aligned) v = v.unsqueeze(static_cast<std::int64_t>(p), n);
-    return join(std::span<const tensor_base>(aligned), p, "stack");
+    tensor_base out = join(std::span<const tensor_base>(aligned), p, "stack");
+    if (any_records(ts)) [[unlikely]]
+        record_join("stack", ts, p, true, out);
+    return out;
 }
 
 // --- splitting --------------------------------------------------------------------------------
@@ -158,7 +293,7 @@ std::vector<tensor_base> split_equal(const tensor_base& t, const Axis& axis, std
                  " equal sections; use array_split or chunk for unequal sections, or split at indices");
     dims bounds;
     for (std::int64_t k = 0; k <= count; ++k) bounds.push_back(k * (n / count));
-    return sections(t, a, bounds.span());
+    return sections(t, a, bounds.span(), "split");
 }
 
 std::vector<tensor_base> array_split(const tensor_base& t, const Axis& axis, std::int64_t count) {
@@ -169,7 +304,7 @@ std::vector<tensor_base> array_split(const tensor_base& t, const Axis& axis, std
     dims bounds{0};
     const std::int64_t each = n / count, extra = n % count;
     for (std::int64_t k = 0; k < count; ++k) bounds.push_back(bounds.back() + each + (k < extra ? 1 : 0));
-    return sections(t, a, bounds.span());
+    return sections(t, a, bounds.span(), "array_split");
 }
 
 std::vector<tensor_base> split_at(const tensor_base& t, const Axis& axis, std::span<const std::int64_t> indices) {
@@ -179,7 +314,8 @@ std::vector<tensor_base> split_at(const tensor_base& t, const Axis& axis, std::s
     for (std::size_t k = 0; k <= indices.size(); ++k) {
         const std::optional<std::int64_t> stop =
             k < indices.size() ? std::optional<std::int64_t>(indices[k]) : std::nullopt;
-        out.push_back(t.slice(static_cast<std::int64_t>(a), range(start, stop)));
+        const range r(start, stop);
+        out.push_back(viewed("split", t, [&](const tensor_base& x) { return x.slice(static_cast<std::int64_t>(a), r); }));
         start = stop;
     }
     return out;
@@ -194,12 +330,14 @@ std::vector<tensor_base> chunk(const tensor_base& t, std::int64_t chunks, const 
     dims bounds{0};
     while (bounds.back() < n) bounds.push_back(std::min(n, bounds.back() + each));
     if (n == 0) bounds.push_back(0);  // one empty view, as torch.chunk
-    return sections(t, a, bounds.span());
+    return sections(t, a, bounds.span(), "chunk");
 }
 
 // --- pad -------------------------------------------------------------------------------------
 
-tensor_base pad(const tensor_base& t, std::span<const pad_width> widths, pad_mode mode, const void* value) {
+namespace {
+
+tensor_base pad_values(const tensor_base& t, std::span<const pad_width> widths, pad_mode mode, const void* value) {
     const std::size_t r = t.rank();
     dims before(r, 0), after(r, 0);
     small_vector<std::uint8_t, 8> seen(r, 0);
@@ -316,6 +454,17 @@ tensor_base pad(const tensor_base& t, std::span<const pad_width> widths, pad_mod
     return out;
 }
 
+}  // namespace
+
+tensor_base pad(const tensor_base& t, std::span<const pad_width> widths, pad_mode mode, const void* value) {
+    tensor_base out = pad_values(t, widths, mode, value);
+    if (records(t) && is_floating(t.type())) [[unlikely]] {
+        const std::int64_t none = -1;  // the constant elements come from no input element
+        record_indexed("pad", t, out, pad_values(iota_like(t, "pad"), widths, mode, &none));
+    }
+    return out;
+}
+
 // --- flip, roll, repeat, tile ---------------------------------------------------------------------
 
 tensor_base flip(const tensor_base& t, std::span<const Axis> axes) {
@@ -339,7 +488,8 @@ tensor_base flip_all(const tensor_base& t) {
     return flip(t, axes.span());
 }
 
-tensor_base roll(const tensor_base& t, std::int64_t shift, const Axis& axis) {
+namespace {
+tensor_base roll_values(const tensor_base& t, std::int64_t shift, const Axis& axis) {
     const std::size_t a = resolve_axis(axis, t.names(), "roll", t.shape());
     tensor_base out = fresh_like(t, t.shape(), t.names(), "roll");
     const std::int64_t n = t.shape()[a];
@@ -351,10 +501,25 @@ tensor_base roll(const tensor_base& t, std::int64_t shift, const Axis& axis) {
     return out;
 }
 
-tensor_base roll_flat(const tensor_base& t, std::int64_t shift) {
-    const tensor_base flat = t.reshape(std::array<std::int64_t, 1>{t.size()}, order::c);
-    const tensor_base rolled = roll(flat, shift, 0);
+tensor_base roll_flat_values(const tensor_base& t, std::int64_t shift) {
+    const tensor_base flat = t.without_grad_node().reshape(std::array<std::int64_t, 1>{t.size()}, order::c);
+    const tensor_base rolled = roll_values(flat, shift, 0);
     return rolled.reshape(t.shape(), t.names(), order::c);
+}
+}  // namespace
+
+tensor_base roll(const tensor_base& t, std::int64_t shift, const Axis& axis) {
+    tensor_base out = roll_values(t, shift, axis);
+    if (records(t) && is_floating(t.type())) [[unlikely]]
+        record_indexed("roll", t, out, roll_values(iota_like(t, "roll"), shift, axis));
+    return out;
+}
+
+tensor_base roll_flat(const tensor_base& t, std::int64_t shift) {
+    tensor_base out = roll_flat_values(t, shift);
+    if (records(t) && is_floating(t.type())) [[unlikely]]
+        record_indexed("roll", t, out, roll_flat_values(iota_like(t, "roll"), shift));
+    return out;
 }
 
 tensor_base repeat(const tensor_base& t, std::int64_t n, const Axis& axis) {
@@ -369,6 +534,8 @@ tensor_base repeat(const tensor_base& t, std::int64_t n, const Axis& axis) {
     // (.., size, n, ..): the broadcast expand, copied.
     const nt::layout src = t.layout().inserted(a + 1, n, 0);
     copy_into(out, nt::layout::c_contiguous(src.sizes()), t, src);
+    if (records(t) && is_floating(t.type())) [[unlikely]]
+        record_indexed("repeat", t, out, repeat(iota_like(t, "repeat"), n, axis));
     return out;
 }
 
@@ -400,8 +567,11 @@ tensor_base tile(const tensor_base& t, std::span<const std::int64_t> reps) {
         names.push_back(k < lead_t ? name{} : t.names()[k - lead_t]);
     }
     tensor_base out = fresh_like(t, out_shape.span(), names.span(), "tile");
-    if (out.size() == 0) return out;
-    copy_into(out, nt::layout::c_contiguous(sizes.span()), t, nt::layout(sizes.span(), strides.span(), t.layout().offset()));
+    if (out.size() != 0)
+        copy_into(out, nt::layout::c_contiguous(sizes.span()), t,
+                  nt::layout(sizes.span(), strides.span(), t.layout().offset()));
+    if (records(t) && is_floating(t.type())) [[unlikely]]
+        record_indexed("tile", t, out, tile(iota_like(t, "tile"), reps));
     return out;
 }
 
@@ -537,6 +707,35 @@ std::vector<tensor_base> fold_count_factors(const fold_job& job) {
         out.push_back(std::move(f));
     }
     return out;
+}
+
+void record_fold(const tensor_base& patches, const fold_job& job, fold_norm norm, tensor_base& out) {
+    if (!is_floating(out.type())) return;
+    const dims patches_shape(patches.shape());
+    const name_list patches_names(patches.names());
+    const bool empty = patches.size() == 0;
+    const std::size_t k = job.axes.size(), lead = patches.rank() - k;
+    small_vector<Axis, 8> axes;
+    for (std::int64_t a : job.axes) axes.push_back(Axis(a));
+    const name_list window_names(patches.names().subspan(lead));
+    const dims sizes = job.sizes, steps = job.steps;
+    // fold_norm::average divided each element by max(count, 1): so does its backward.
+    std::optional<any_tensor> divisor;
+    if (norm == fold_norm::average && out.size() != 0) {
+        any_tensor counts;
+        bool first = true;
+        for (tensor_base& f : fold_count_factors(job)) {
+            counts = first ? any_tensor(std::move(f)) : counts * any_tensor(std::move(f));
+            first = false;
+        }
+        divisor = nt::where(counts == 0.0, 1.0, counts.astype(out.type()));
+    }
+    attach_node("fold", out, {&patches}, [=](const any_tensor& g) -> input_gradients {
+        if (empty) return {zeros_of(g.dtype(), patches_shape.span(), patches_names.span())};
+        const any_tensor ge = divisor ? g / *divisor : g;
+        // The windows of g, laid out as the patches: fold's adjoint (a view).
+        return {ge.unfold(axes_arg(axes), sizes.span(), steps.span(), window_names.span())};
+    });
 }
 
 }  // namespace nt::detail
