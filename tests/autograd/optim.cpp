@@ -67,7 +67,10 @@ nt::Tensor<T> make(const operand& o) {
     auto t = nt::empty<T>(o.shape);
     std::size_t i = 0;
     for (auto& x : t) x = nt::test::oracle_value<T>(o.values.at(i++));
-    return t;
+    if (o.names.empty() || o.names[0] == "?") return t;
+    std::vector<nt::name> names;
+    for (const auto& n : o.names) names.emplace_back(n);
+    return t.rename(names);
 }
 
 std::unique_ptr<nt::optim::optimizer> make_optimizer(const optim_case& c, const std::vector<nt::any_tensor>& params) {
@@ -147,6 +150,11 @@ void replay_case(const optim_case& c, replay_stats& stats) {
     }
     // u has no gradient ever: skipped, never changed (AdamW's decay included).
     CHECK_FALSE(p[4].has_grad());
+    for (std::size_t k = 0; k < p.size(); ++k) {
+        std::vector<std::string> names;
+        for (nt::name n : p[k].names()) names.emplace_back(n ? std::string(n.str()) : "?");
+        CHECK(names == c.params[k].names);
+    }
     ++stats.cases;
 }
 

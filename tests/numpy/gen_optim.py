@@ -5,7 +5,9 @@ expected values. Run by CTest before test_autograd's [numpy][optim] cases
 (tests/autograd/optim.cpp), which compute the same loss with ntensor's operations,
 call backward(), step() and zero_grad(), and compare.
 
-The problem (float32 or float64; x is (N, I, 1), y is (N, O)):
+The problem (float32 or float64; x is (N, I, 1), y is (N, O); in half of the cases
+every tensor has the names of these letters, so that the C++ side's operations match
+and broadcast by name):
 
     pred = c * sum(x * w, axis 1) + b                      w (I, O), b (O), c ()
     loss = sum(square(pred - y)) * (1 / N) + sum(square(square(w))) * 0.1
@@ -86,9 +88,9 @@ def option_text(v):
     return repr(float(v))
 
 
-def operand(word, t):
+def operand(word, t, names):
     return (f"{word} {'f32' if t.dtype == torch.float32 else 'f64'} {oracle.shape_text(t.shape)} "
-            f"{oracle.names_text(None, t.dim())} values {oracle.values_text(t.detach().numpy())}\n")
+            f"{oracle.names_text(names, t.dim())} values {oracle.values_text(t.detach().numpy())}\n")
 
 
 def trajectory(kind, o, x, y, start, late, dtype):
@@ -122,6 +124,7 @@ def attempt(rng):
     n, i_size = rng.randint(1, 5), rng.randint(1, 4)
     o_size = 0 if rng.random() < 0.04 else rng.randint(1, 4)
     late = rng.choice([0, 0, 5, 12, STEPS])
+    named = rng.random() < 0.5
     x = gauss(rng, (n, i_size, 1), 1.0, dtype)
     y = gauss(rng, (n, o_size), 1.0, dtype)
     start = [gauss(rng, (i_size, o_size), 0.5, dtype), gauss(rng, (o_size,), 0.5, dtype),
@@ -143,7 +146,8 @@ def attempt(rng):
                 if v.numel() and float(((v.double() - r).abs() / (1 + r.abs())).max()) > MAX_FLOAT_DRIFT:
                     return None
     lines = [f"case {{cid}} {kind} {STEPS} {late} " + " ".join(f"{k}={option_text(v)}" for k, v in o.items()) + "\n",
-             operand("input", x), operand("input", y)] + [operand("param", t) for t in start]
+             operand("input", x, named and ["N", "I", "O"]), operand("input", y, named and ["N", "O"])]
+    lines += [operand("param", t, named and names) for t, names in zip(start, [["I", "O"], ["O"], [], ["O"], ["U"]])]
     for step, now in enumerate(after):
         for k, v in enumerate(now):
             lines.append(f"after {step} {k} values {oracle.values_text(v.numpy())}\n")
