@@ -32,8 +32,8 @@ std::string number_text(double v) {
 void require_non_negative(std::string_view op, std::string_view option, double v, std::string_view example) {
     if (v >= 0.0 && std::isfinite(v)) return;
     nt::detail::fail(errc::invalid_argument, op,
-                 "the option ." + std::string(option) + " is " + number_text(v) + "; it must be a finite number >= 0 (" +
-                     std::string(example) + ")");
+                 "the option ." + std::string(option) + " is " + number_text(v) +
+                     "; it must be a finite number >= 0 (" + std::string(example) + ")");
 }
 
 void check_lr(std::string_view op, double lr) {
@@ -165,7 +165,8 @@ sgd::sgd(std::vector<any_tensor> params, const sgd_options& options)
     require_non_negative(op, "momentum", options.momentum, "0 for none, e.g. {.momentum = 0.9}");
     if (!std::isfinite(options.dampening))
         nt::detail::fail(errc::invalid_argument, op,
-                     "the option .dampening is " + number_text(options.dampening) + "; give a finite number (default 0)");
+                     "the option .dampening is " + number_text(options.dampening) +
+                         "; give a finite number (default 0)");
     require_non_negative(op, "weight_decay", options.weight_decay, "0 for none");
     if (options.nesterov && (options.momentum <= 0.0 || options.dampening != 0.0))
         nt::detail::fail(errc::invalid_argument, op,

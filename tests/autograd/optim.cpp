@@ -143,8 +143,9 @@ void replay_case(const optim_case& c, replay_stats& stats) {
                 const double err = std::fabs(static_cast<double>(got[e]) - w) / (1 + std::fabs(w));
                 worst = std::max(worst, err);
                 if (err > trajectory_tolerance<T>)
-                    FAIL_CHECK(std::setprecision(9) << "step " << step << ", parameter " << k << ", element " << e << ": torch " << want[e]
-                                       << ", ntensor " << static_cast<double>(got[e]));
+                    FAIL_CHECK(std::setprecision(9) << "step " << step << ", parameter " << k << ", element " << e
+                                                    << ": torch " << want[e] << ", ntensor "
+                                                    << static_cast<double>(got[e]));
             }
         }
     }
@@ -208,8 +209,9 @@ TEST_CASE("optimiser options out of range throw invalid_argument naming the opti
                             {".weight_decay", ">= 0"});
     nt::test::require_error([&] { nt::optim::sgd({w}, {.lr = 0.1, .nesterov = true}); }, errc::invalid_argument,
                             {".nesterov", "momentum > 0", "dampening 0"});
-    nt::test::require_error([&] { nt::optim::sgd({w}, {.lr = 0.1, .momentum = 0.9, .dampening = 0.1, .nesterov = true}); },
-                            errc::invalid_argument, {".nesterov", "dampening 0.1"});
+    nt::test::require_error(
+        [&] { nt::optim::sgd({w}, {.lr = 0.1, .momentum = 0.9, .dampening = 0.1, .nesterov = true}); },
+        errc::invalid_argument, {".nesterov", "dampening 0.1"});
     nt::test::require_error([&] { nt::optim::adam({w}, {.lr = -1e-3}); }, errc::invalid_argument,
                             {"nt::optim::adam", ".lr", ">= 0"});
     nt::test::require_error([&] { nt::optim::adam({w}, {.betas = {1.0, 0.999}}); }, errc::invalid_argument,

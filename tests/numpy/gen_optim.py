@@ -128,7 +128,8 @@ def attempt(rng):
     x = gauss(rng, (n, i_size, 1), 1.0, dtype)
     y = gauss(rng, (n, o_size), 1.0, dtype)
     start = [gauss(rng, (i_size, o_size), 0.5, dtype), gauss(rng, (o_size,), 0.5, dtype),
-             (1.0 + gauss(rng, (), 0.3, dtype)).to(dtype), gauss(rng, (o_size,), 0.5, dtype), gauss(rng, (2,), 0.5, dtype)]
+             (1.0 + gauss(rng, (), 0.3, dtype)).to(dtype), gauss(rng, (o_size,), 0.5, dtype),
+             gauss(rng, (2,), 0.5, dtype)]
     after = trajectory(kind, o, x, y, start, late, dtype)
     if after is None:
         return None
