@@ -353,3 +353,22 @@ TEST_CASE("step writes under no_grad: allowed in a recording graph, and seen by 
     }
     CHECK(w.requires_grad());
 }
+
+TEST_CASE("the header's training loop lowers the loss of named parameters", "[optim]") {
+    auto w = nt::zeros<float>({3, 4}, {"IN", "OUT"}).with_grad();
+    auto b = nt::zeros<float>({4}, {"OUT"}).with_grad();
+    const auto x = (nt::arange<float>(24).reshape({2, 3, 4}, {"N", "IN", "OUT"}) * 0.1f);
+    const auto y = nt::ones<float>({2, 4}, {"N", "OUT"});
+    auto loss = [&] { return nt::sum(nt::square(nt::sum(x * w, "IN") + b - y)); };
+    nt::optim::adam opt({w, b}, {.lr = 1e-2});
+    CHECK(opt.params().size() == 2);
+    CHECK(opt.params()[0].data() == w.data());
+    const float first = loss().detach().at();
+    for (int i = 0; i < 100; ++i) {
+        opt.zero_grad();
+        loss().backward();
+        opt.step();
+    }
+    CHECK(loss().detach().at() < first * 0.5f);
+    CHECK(nt::to_string(w.spec()) == "(3,4 | IN,OUT)");
+}
