@@ -2,6 +2,7 @@
 // names, the function transforms, and what stops a recording (nt/autograd.hpp).
 #include <nt/nt.hpp>
 
+#include <iomanip>
 #include <iostream>
 
 int main() {
@@ -66,5 +67,26 @@ int main() {
             std::cout << "error [" << nt::to_string(e.code()) << "]\n";
         }
         // [control]
+    }
+    {
+        // [training]
+        // A linear model over a named feature axis, fitted by Adam: a training step is
+        // zero_grad, a loss, backward, step.
+        auto x = nt::sin(nt::square(nt::arange<float>(24)) * 0.37f).reshape({8, 3}, {"N", "F"});
+        auto y = nt::sum(x * nt::tensor<float>({1.0f, -2.0f, 0.5f}).rename({"F"}), "F") + 0.3f;
+        auto w = nt::zeros<float>({3}, {"F"}).with_grad();
+        auto b = nt::zeros<float>({}).with_grad();
+        nt::optim::adam opt({w, b}, {.lr = 0.1});
+        for (int step = 0; step <= 400; ++step) {
+            opt.zero_grad();
+            auto loss = nt::mse_loss(nt::sum(x * w, "F") + b, y);
+            loss.backward();
+            opt.step();  // w and b change in place, under nt::no_grad
+            if (step % 100 == 0)
+                std::cout << "step " << step << "  loss " << std::fixed << std::setprecision(5) << loss.to_vector()[0]
+                          << "\n";
+        }
+        std::cout << "w " << nt::round(w * 100.0f) / 100.0f << ", b " << nt::round(b * 100.0f) / 100.0f << "\n";
+        // [training]
     }
 }
