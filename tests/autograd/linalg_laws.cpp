@@ -63,6 +63,14 @@ TEST_CASE("dot: gradients over named contracted axes, kept axes broadcast both w
     require_law([](const auto& a, const auto& b) { return weighed(nt::dot(a, b, {"C", "H"})); }, x, nc);
     require_law([](const auto& a, const auto& b) { return weighed(nt::dot(a, b, {})); }, c, w);  // no sum: a product
     require_law([](const auto& a, const auto& b) { return weighed(nt::dot(a.flip(), b.flip({"C"}), {"C"})); }, x, w);
+    // Kept axes named in both operands, in another order.
+    require_law([](const auto& a, const auto& b) { return weighed(nt::dot(a, b, {"C"})); }, random_values({2, 3}, {"N", "C"}, 5),
+                random_values({3, 2}, {"C", "N"}, 6));
+    // A zero-size contracted axis: zero gradients of the operands' shapes and names.
+    const auto [g0a, g0b] = nt::grad([](const auto& a, const auto& b) { return nt::sum(nt::dot(a, b, {"C"})); },
+                                     random_values({2, 0}, {"N", "C"}, 7), random_values({0, 4}, {"C", "K"}, 8));
+    CHECK(nt::to_string(g0a.spec()) == "(2,0 | N,C)");
+    CHECK(nt::to_string(g0b.spec()) == "(0,4 | C,K)");
     const auto [gx, gw] = nt::grad([](const auto& a, const auto& b) { return nt::sum(nt::dot(a, b, {"C"})); }, x, w);
     CHECK(nt::to_string(gx.spec()) == "(2,3,4 | N,C,H)");
     CHECK(nt::to_string(gw.spec()) == "(3,5 | C,K)");
@@ -100,6 +108,16 @@ TEST_CASE("einsum: gradients of products, sums, diagonals and broadcasts", "[aut
                 random_values({4, 2}, {}, 15));
     // Negative strides.
     require_law([](const auto& p, const auto& q) { return weighed(nt::einsum("i j, j k -> i k", p.flip(), q.flip({1}))); }, a, b);
+    // Zero-size axes, kept and summed.
+    require_law([](const auto& p, const auto& q) { return weighed(nt::einsum("i j, j k -> i k", p, q)) + nt::sum(q); },
+                random_values({3, 0}, {}, 17), random_values({0, 2}, {}, 18));
+    require_law([](const auto& p, const auto& q) { return weighed(nt::einsum("i j, j k -> i k", p, q)); },
+                random_values({0, 4}, {}, 19), b);
+    // half: the gradient is half, close to the double one.
+    const nt::Tensor<nt::half> h = a.astype<nt::half>();
+    const nt::Tensor<nt::half> gh = nt::grad([](const auto& p) { return nt::sum(nt::einsum("i j, k j -> i k", p, p)); }, h);
+    const T64 gd = nt::grad([](const auto& p) { return nt::sum(nt::einsum("i j, k j -> i k", p, p)); }, h.astype<double>());
+    CHECK(nt::max(nt::abs(gh.astype<double>() - gd)).to_vector()[0] < 2e-2);
     // The same operand twice: both gradients add up.
     require_law([](const auto& p) { return weighed(nt::einsum("i j, k j -> i k", p, p)); }, a);
     require_float_close([](const auto& p) { return weighed(nt::einsum("i j, k j -> i k", p, p)); }, a);

@@ -167,6 +167,11 @@ TEST_CASE("sort and topk: values carry the gradient back to their positions", "[
     REQUIRE_LAW([](const T64& t) { return weighed(nt::topk(t.flip(), 3, 0).values); }, x);
     REQUIRE_LAW([](const T64& t) { return weighed(nt::topk(t, 0, "C").values) + nt::sum(t); }, x);
     REQUIRE_LAW(second_order([](const T64& t) { return weighed(nt::sort(t, "C")); }), x);
+    const T64 empty = distinct_values({0, 4}, {"N", "C"}, 9);
+    const T64 g_empty = nt::grad(
+        [](const T64& t) { return nt::sum(nt::sort(t, "C")) + nt::sum(nt::topk(t, 2, "C").values) + nt::sum(nt::sort(t, "N")); },
+        empty);
+    CHECK(nt::to_string(g_empty.spec()) == "(0,4 | N,C)");
     REQUIRE_LAW(second_order([](const T64& t) { return weighed(nt::topk(t, 2, 0).values); }), x);
     const T64 g = nt::grad([](const T64& t) { return nt::sum(nt::topk(t, 2, "C").values); }, x);
     CHECK(nt::to_string(g.spec()) == "(3,5 | N,C)");
