@@ -21,8 +21,8 @@
 #include "element_types.hpp"
 #include "gemm.hpp"
 #include "graph.hpp"
-#include "nt/reduce.hpp"
 #include "nt/match.hpp"
+#include "nt/reduce.hpp"
 
 namespace nt::detail {
 

@@ -386,7 +386,8 @@ any_tensor with_reduced_axes(const any_tensor& g, const spec& input, const std::
     dims sizes;
     name_list names;
     for (std::size_t a = 0; a < input.rank(); ++a) {
-        const bool reduced = std::any_of(axes.begin(), axes.end(), [&](const Axis& x) { return x.index() == static_cast<std::int64_t>(a); });
+        const auto at = static_cast<std::int64_t>(a);
+        const bool reduced = std::any_of(axes.begin(), axes.end(), [&](const Axis& x) { return x.index() == at; });
         sizes.push_back(reduced ? 1 : input.size(a));
         names.push_back(input.name(a));
     }
@@ -487,11 +488,13 @@ tensor_base order_statistic(const tensor_base& t, double q, axes_arg axes, bool 
     if (n == 0) return out;  // NaN results (median of nothing): no element to send a gradient to
     row_sizes.push_back(n);
     const name_list unnamed_rows(row_sizes.size(), name{});
-    const tensor_base rows =
-        plain.permute(std::span<const Axis>(axis_order.data(), axis_order.size())).clone().reshape(row_sizes.span(), unnamed_rows.span(), order::c);
+    const tensor_base rows = plain.permute(std::span<const Axis>(axis_order.data(), axis_order.size()))
+                                 .clone()
+                                 .reshape(row_sizes.span(), unnamed_rows.span(), order::c);
     // The ranks the value reads, their weights (the value is lo + (hi - lo) w, NumPy's
     // linear interpolation; the median is the quantile 1/2), and where they sit in each
-    // row: a stable argsort, so ties give the gradient to the first of them.
+    // row: a stable argsort, so that among ties the element of that rank in the stable
+    // order takes the gradient, the one torch.median(dim) and torch.quantile pick.
     const quantile_ranks k = ranks_of(n, q < 0 ? 0.5 : q);
     const std::int64_t lo = k.lo, hi = k.hi;
     const double w_hi = hi == lo ? 0.0 : k.gamma, w_lo = hi == lo ? 1.0 : 1.0 - k.gamma;
@@ -509,16 +512,47 @@ tensor_base order_statistic(const tensor_base& t, double q, axes_arg axes, bool 
             dhi[r] = src[r * n + hi];
         }
     }
+    // The median of the whole tensor, where it is one of the elements: PyTorch 1.13
+    // shares its gradient evenly among the elements equal to it (torch.median()).
+    tensor_base share;
+    bool sharing = false;
+    if (q < 0 && every_axis) {
+        on_type(rows, [&](auto type) {
+            using T = typename decltype(type)::type;
+            const T* x = elements<const T>(rows);
+            const std::int64_t* lo_at = elements<const std::int64_t>(at_lo);
+            const std::int64_t* hi_at = elements<const std::int64_t>(at_hi);
+            const double value = static_cast<double>(x[lo_at[0]]);
+            if (hi != lo && w_hi != 0.0 && static_cast<double>(x[hi_at[0]]) != value) return;
+            if (std::isnan(value)) return;
+            share = tensor_base::allocate(out.type(), row_sizes.span(), unnamed_rows.span(), op);
+            sharing = true;
+            std::int64_t count = 0;
+            for (std::int64_t i = 0; i < n; ++i) count += static_cast<double>(x[i]) == value ? 1 : 0;
+            visit_dtype(out.type(), [&](auto out_type) {
+                using R = typename decltype(out_type)::type;
+                R* w = elements<R>(share);
+                for (std::int64_t i = 0; i < n; ++i)
+                    w[i] = static_cast<R>(static_cast<double>(x[i]) == value ? 1.0 / static_cast<double>(count) : 0.0);
+            });
+        });
+    }
     std::vector<std::int64_t> inverse(axis_order.size());
-    for (std::size_t p = 0; p < axis_order.size(); ++p) inverse[static_cast<std::size_t>(axis_order[p].index())] = static_cast<std::int64_t>(p);
+    for (std::size_t p = 0; p < axis_order.size(); ++p)
+        inverse[static_cast<std::size_t>(axis_order[p].index())] = static_cast<std::int64_t>(p);
     const name_list input_names(t.names());
     const dtype input_type = t.type();
     const std::string op_name(op);
     attach_node(op, out, {&t}, [=](const any_tensor& g) -> input_gradients {
         const std::size_t last = kept;
         const any_tensor ge = g.reshape(pick_sizes.span(), unnamed_rows.span());
-        any_tensor r(put_along((w_lo == 1.0 ? ge : ge * w_lo).base(), at_lo, last, n, op_name));
-        if (w_hi != 0.0) r = r + any_tensor(put_along((ge * w_hi).base(), at_hi, last, n, op_name));
+        any_tensor r;
+        if (sharing) {
+            r = ge * any_tensor(share);
+        } else {
+            r = any_tensor(put_along((w_lo == 1.0 ? ge : ge * w_lo).base(), at_lo, last, n, op_name));
+            if (w_hi != 0.0) r = r + any_tensor(put_along((ge * w_hi).base(), at_hi, last, n, op_name));
+        }
         const name_list unnamed_split(split_sizes.size(), name{});
         r = r.reshape(split_sizes.span(), unnamed_split.span()).permute(inverse).rename(input_names.span());
         return {r.dtype() == input_type ? r : r.astype(input_type)};

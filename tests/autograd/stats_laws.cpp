@@ -147,12 +147,19 @@ TEST_CASE("median and quantile: the gradient goes to the ranks the value reads",
     REQUIRE_LAW([](const T64& t) { return weighed(nt::quantile(t.flip(), 0.77, {"W", "N"})); }, even);
     REQUIRE_LAW([](const T64& t) { return weighed(nt::percentile(t, 40.0, {"C"})); }, odd);
     REQUIRE_LAW(second_order([](const T64& t) { return weighed(nt::quantile(t, 0.4, {"C"})); }), odd);
-    // Ties: the whole gradient goes to one of the tied elements (the first, by the
-    // stable order), never split, as an index that picks one element.
-    const T64 ties = nt::from_vector(std::vector<double>{2.0, 1.0, 2.0, 2.0, 3.0});
-    const T64 g = nt::grad([](const T64& t) { return nt::median(t); }, ties);
-    CHECK(nt::sum(g).to_vector()[0] == 1.0);
-    CHECK(nt::sum(g == 1.0).to_vector()[0] == 1);
+    // Ties, as PyTorch 1.13: along axes, the element of the selected rank in the stable
+    // order takes the whole gradient (torch.median(dim) and torch.quantile pick it);
+    // the median of the whole tensor shares it among the elements equal to it.
+    const T64 ties = nt::from_vector(std::vector<double>{2.0, 1.0, 2.0, 2.0, 3.0}, {1, 5}, {"N", "C"});
+    const T64 along = nt::grad([](const T64& t) { return nt::sum(nt::median(t, {"C"})); }, ties);
+    const nt::Tensor<std::int64_t> order = nt::argsort(ties, "C");
+    std::vector<double> picked(5, 0.0);
+    picked[static_cast<std::size_t>(order.to_vector()[2])] = 1.0;
+    CHECK(along.to_vector() == picked);
+    const T64 whole = nt::grad([](const T64& t) { return nt::median(t); }, ties);
+    const T64 equal = (ties == nt::median(ties)).astype<double>();
+    CHECK(nt::max(nt::abs(whole - equal / nt::sum(equal))).to_vector()[0] < 1e-15);
+    CHECK(nt::to_string(whole.spec()) == "(1,5 | N,C)");
     const nt::Tensor<float> f = odd.astype<float>();
     CHECK(nt::grad([](const auto& t) { return nt::sum(nt::quantile(t, 0.3, {"C"})); }, f).dtype() == nt::dtype::f32);
     require_float_close([](const auto& t) { return weighed(nt::median(t, {"C"})); }, odd);
