@@ -162,6 +162,19 @@ TEST_CASE("matmul: gradients with vectors and batch axes broadcast both ways", "
     const T64 gi = nt::grad([&](const auto& p) { return nt::sum(nt::matmul(p, i34)); }, m23);
     CHECK(nt::all(gi == 4.0).to_vector()[0]);
     require_float_close([&](const auto& p) { return weighed(nt::matmul(p, p.transpose(1, 2))); }, b234);
+    // The rule reads the other operand: writing it before the backward pass is refused.
+    const T64 leaf = m23.clone().with_grad();
+    T64 other = m34.clone();
+    const T64 product = nt::matmul(leaf, other);
+    other.fill(0.0);
+    try {
+        nt::sum(product).backward();
+        FAIL("backward after a write into a saved operand did not throw");
+    } catch (const nt::error& e) {
+        CHECK(e.code() == nt::errc::modified_in_place);
+    }
+    // Recording changes no value.
+    CHECK(nt::matmul(leaf, m34).to_vector() == nt::matmul(m23, m34).to_vector());
 }
 
 TEST_CASE("tensordot: gradients over counts, axis lists and pairs", "[autograd][linalg]") {
