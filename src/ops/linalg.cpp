@@ -7,6 +7,7 @@
 #include "nt/linalg.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cstdint>
 #include <cstring>
@@ -19,7 +20,9 @@
 #include "core_errors.hpp"
 #include "element_types.hpp"
 #include "gemm.hpp"
+#include "graph.hpp"
 #include "nt/match.hpp"
+#include "nt/reduce.hpp"
 
 namespace nt::detail {
 
@@ -106,8 +109,8 @@ matrix_fit fit(std::span<const work_label> w, const index_list& rows, const inde
 /// The product described by `labels` of operands `a0` and `b0` (any element types;
 /// every axis of each carries exactly one label, with the label's size or 1). The
 /// result (axes in `out` order, named `out_names`) has promote_types of the two.
-tensor_base contract(std::string_view op, const tensor_base& a0, const tensor_base& b0, std::span<const label> labels,
-                     std::span<const name> out_names) {
+tensor_base contract_values(std::string_view op, const tensor_base& a0, const tensor_base& b0,
+                            std::span<const label> labels, std::span<const name> out_names) {
     const dtype result_type = promote_types(a0.type(), b0.type());
     // half is computed in float (as NumPy's float16 loops do) and rounded once: the
     // products of two halves are exact in float, and sgemm does the work.
@@ -227,6 +230,141 @@ tensor_base contract(std::string_view op, const tensor_base& a0, const tensor_ba
     g.c_batch = c_batch.span();
     gemm_batched(work, g, ops[l_op].data(), ops[r_op].data(), out.data());
     return finish(out);
+}
+
+// ---------------------------------------------------------------------------------
+// The backward rule of a contraction, itself a contraction (so that it records when
+// the backward pass does, and second derivatives follow): the gradient of one
+// operand is the result's gradient contracted with the other operand over every
+// label that operand lacks. Then each axis of a diagonal gets its own copy of the
+// label (a product with the identity), and axes that broadcast (size 1 under a
+// larger label) are summed back.
+
+tensor_base contract(std::string_view op, const tensor_base& a0, const tensor_base& b0, std::span<const label> labels,
+                     std::span<const name> out_names);
+
+/// The n x n identity of `d`: the constant factor that spreads a label over a diagonal.
+tensor_base identity_of(dtype d, std::int64_t n) {
+    const std::int64_t sizes[2] = {n, n};
+    tensor_base t = tensor_base::allocate(d, sizes, {}, "einsum backward");
+    const std::uint64_t zero = 0;
+    t.fill(&zero);
+    visit_dtype(d, [&](auto type) {
+        using T = typename decltype(type)::type;
+        T* p = reinterpret_cast<T*>(t.data());
+        for (std::int64_t i = 0; i < n; ++i) p[i * (n + 1)] = T(1);
+    });
+    return t;
+}
+
+/// The label that axis `d` of operand `o` carries.
+std::size_t label_of_axis(std::span<const label> labels, int o, std::size_t d) {
+    for (std::size_t i = 0; i < labels.size(); ++i)
+        if ((labels[i].axes[o] >> d & 1u) != 0) return i;
+    return labels.size();  // every axis carries one label: not reached
+}
+
+/// The gradient of operand `o` (of spec `target`, element type `target_type`) from the
+/// result's gradient `g` and the other operand.
+any_tensor contraction_gradient(std::string_view op, int o, const tensor_base& g, const tensor_base& other,
+                                std::span<const label> labels, const spec& target, dtype target_type) {
+    const int p = 1 - o;
+    const std::size_t rank = target.rank();
+    // The gradient contraction: g (the result's labels) with the other operand, keeping
+    // the labels of operand o, one axis each, in the order of their first axis there.
+    label_list step(labels.size());
+    small_vector<std::size_t, 16> axis_labels;  // the label of each axis of the running gradient
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const label& l = labels[i];
+        step[i].size = l.size;
+        step[i].axes[0] = l.out >= 0 ? bit(static_cast<std::size_t>(l.out)) : 0;
+        step[i].axes[1] = l.axes[p];
+        step[i].out = -1;
+    }
+    for (std::size_t d = 0; d < rank; ++d) {
+        const std::size_t i = label_of_axis(labels, o, d);
+        if (step[i].out >= 0) continue;
+        step[i].out = static_cast<std::int64_t>(axis_labels.size());
+        axis_labels.push_back(i);
+    }
+    // A label in neither g nor the other operand, and not kept, sums nothing: left out.
+    label_list used;
+    for (const label& l : step)
+        if (l.out >= 0 || l.axes[0] != 0 || l.axes[1] != 0) used.push_back(l);
+    const name_list unnamed(axis_labels.size(), name{});
+    any_tensor r(contract(op, g, other, used.span(), unnamed.span()));
+    // Diagonals: the gradient lives on the diagonal of the repeated axes.
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const int copies = std::popcount(labels[i].axes[o]);
+        for (int c = 1; c < copies; ++c) {
+            const std::size_t at =
+                static_cast<std::size_t>(std::find(axis_labels.begin(), axis_labels.end(), i) - axis_labels.begin());
+            label_list spread;
+            const std::size_t r_rank = r.rank();
+            for (std::size_t q = 0; q < r_rank; ++q) {
+                label l;
+                l.size = r.shape()[q];
+                l.axes[0] = bit(q);
+                l.axes[1] = q == at ? bit(0) : 0;
+                l.out = static_cast<std::int64_t>(q);
+                spread.push_back(l);
+            }
+            label fresh;
+            fresh.size = labels[i].size;
+            fresh.axes[1] = bit(1);
+            fresh.out = static_cast<std::int64_t>(r_rank);
+            spread.push_back(fresh);
+            const name_list names(r_rank + 1, name{});
+            r = any_tensor(contract(op, r.base(), identity_of(r.dtype(), labels[i].size), spread.span(), names.span()));
+            axis_labels.push_back(i);
+        }
+    }
+    // Axis d of operand o is the k-th axis of its label in the running gradient.
+    std::vector<std::int64_t> order(rank);
+    bool in_order = true;
+    for (std::size_t d = 0; d < rank; ++d) {
+        const std::size_t i = label_of_axis(labels, o, d);
+        std::size_t k = 0;
+        for (std::size_t e = 0; e < d; ++e) k += label_of_axis(labels, o, e) == i ? 1 : 0;
+        for (std::size_t q = 0; q < axis_labels.size(); ++q)
+            if (axis_labels[q] == i && k-- == 0) {
+                order[d] = static_cast<std::int64_t>(q);
+                break;
+            }
+        in_order = in_order && order[d] == static_cast<std::int64_t>(d);
+    }
+    if (!in_order) r = r.permute(order);
+    std::vector<Axis> broadcast;
+    for (std::size_t d = 0; d < rank; ++d)
+        if (target.size(d) == 1 && r.shape()[d] != 1) broadcast.emplace_back(static_cast<std::int64_t>(d));
+    if (!broadcast.empty()) r = nt::sum(r, axes_arg(broadcast), true);
+    const dims sizes = target.sizes();
+    name_list names;
+    for (std::size_t d = 0; d < rank; ++d) names.push_back(target.name(d));
+    r = r.reshape(sizes.span(), names.span());
+    return r.dtype() == target_type ? r : r.astype(target_type);
+}
+
+tensor_base contract(std::string_view op, const tensor_base& a0, const tensor_base& b0, std::span<const label> labels,
+                     std::span<const name> out_names) {
+    if (!records(a0, b0)) [[likely]]
+        return contract_values(op, a0, b0, labels, out_names);
+    tensor_base out = contract_values(op, a0.without_grad_node(), b0.without_grad_node(), labels, out_names);
+    const bool need_a = a0.grad_node() != nullptr, need_b = b0.grad_node() != nullptr;
+    // The gradient of each operand reads the other one only.
+    const saved_tensor va = need_b ? saved_tensor(a0, op) : saved_tensor();
+    const saved_tensor vb = need_a ? saved_tensor(b0, op) : saved_tensor();
+    const spec sa = a0.spec(), sb = b0.spec();
+    const dtype ta = a0.type(), tb = b0.type();
+    const std::string name(op);
+    attach_node(op, out, {&a0, &b0},
+                [=, kept = label_list(labels)](const any_tensor& g) -> input_gradients {
+                    input_gradients r(2);
+                    if (need_a) r[0] = contraction_gradient(name, 0, g.base(), vb.get().base(), kept.span(), sa, ta);
+                    if (need_b) r[1] = contraction_gradient(name, 1, g.base(), va.get().base(), kept.span(), sb, tb);
+                    return r;
+                });
+    return out;
 }
 
 [[noreturn]] void raise_mismatch(std::string_view op, const mismatch& why) {

@@ -81,3 +81,20 @@ void on_type(const tensor_base& t, F&& f) {
 }
 
 }  // namespace nt::detail::lines
+
+namespace nt::detail {
+
+// Reading and writing along an axis through integer positions: the backward rules of
+// sort, topk, median and quantile. Each records the other as its backward rule when
+// its floating operand takes part in a graph, so second derivatives follow.
+
+/// out[..., j, ...] = x[..., positions[..., j, ...], ...] along axis `a`; `positions`
+/// (i64) has x's shape but for that axis. Named as x.
+[[nodiscard]] tensor_base take_along(const tensor_base& x, const tensor_base& positions, std::size_t a,
+                                     std::string_view op);
+/// Zeros of g's shape with `n` along axis `a`, into which g[..., j, ...] is added at
+/// positions[..., j, ...] (positions shaped as g). Named as g.
+[[nodiscard]] tensor_base put_along(const tensor_base& g, const tensor_base& positions, std::size_t a, std::int64_t n,
+                                    std::string_view op);
+
+}  // namespace nt::detail

@@ -16,6 +16,7 @@
 
 #include "allocator.hpp"
 #include "element_types.hpp"
+#include "graph.hpp"
 #include "line_algorithms.hpp"
 #include "vector_sort.hpp"
 #include "nt/error.hpp"
@@ -293,7 +294,83 @@ bool packed_positions(const T* row, std::int64_t n, bool largest_first, std::int
 }
 
 }  // namespace
+// --- reading and writing through positions (the backward of sort, topk, median, quantile) ---
+
+namespace {
+bool is_floating_type(dtype d) { return d == dtype::f16 || d == dtype::f32 || d == dtype::f64; }
+}  // namespace
+
+tensor_base take_along(const tensor_base& x, const tensor_base& positions, std::size_t a, std::string_view op) {
+    const tensor_base xl = with_axis_last(x.without_grad_node(), a);
+    const tensor_base pl = with_axis_last(positions, a);
+    const std::int64_t n = xl.shape().back(), k = pl.shape().back();
+    tensor_base out = tensor_base::allocate(x.type(), pl.shape(), xl.names(), op);
+    if (out.size() > 0) {
+        const std::int64_t rows = out.size() / k;
+        on_type(xl, [&](auto type) {
+            using T = typename decltype(type)::type;
+            const T* src = elements<const T>(xl);
+            const std::int64_t* pos = elements<const std::int64_t>(pl);
+            T* dst = elements<T>(out);
+            for (std::int64_t r = 0; r < rows; ++r)
+                for (std::int64_t j = 0; j < k; ++j) dst[r * k + j] = src[r * n + pos[r * k + j]];
+        });
+    }
+    tensor_base result = axis_back(out, a);
+    if (records(x) && is_floating_type(x.type())) {
+        const std::string name(op);
+        attach_node(op, result, {&x}, [positions, a, n, name](const any_tensor& g) -> input_gradients {
+            return {any_tensor(put_along(g.base(), positions, a, n, name))};
+        });
+    }
+    return result;
+}
+
+tensor_base put_along(const tensor_base& g, const tensor_base& positions, std::size_t a, std::int64_t n,
+                      std::string_view op) {
+    const tensor_base gl = with_axis_last(g.without_grad_node(), a);
+    const tensor_base pl = with_axis_last(positions, a);
+    const std::int64_t k = gl.shape().back();
+    dims sizes(gl.shape());
+    sizes.back() = n;
+    tensor_base out = tensor_base::allocate(g.type(), sizes.span(), gl.names(), op);
+    const std::uint64_t zero = 0;
+    out.fill(&zero);
+    if (gl.size() > 0 && n > 0) {
+        const std::int64_t rows = gl.size() / k;
+        on_type(gl, [&](auto type) {
+            using T = typename decltype(type)::type;
+            if constexpr (is_float_like<T>) {
+                const T* src = elements<const T>(gl);
+                const std::int64_t* pos = elements<const std::int64_t>(pl);
+                T* dst = elements<T>(out);
+                // Added, not written: several positions may name one element (a median's
+                // two middle ranks in a row of ties).
+                for (std::int64_t r = 0; r < rows; ++r)
+                    for (std::int64_t j = 0; j < k; ++j) {
+                        T& d = dst[r * n + pos[r * k + j]];
+                        d = static_cast<T>(static_cast<double>(d) + static_cast<double>(src[r * k + j]));
+                    }
+            }
+        });
+    }
+    tensor_base result = axis_back(out, a);
+    if (records(g) && is_floating_type(g.type())) {
+        const std::string name(op);
+        attach_node(op, result, {&g}, [positions, a, name](const any_tensor& gg) -> input_gradients {
+            return {any_tensor(take_along(gg.base(), positions, a, name))};
+        });
+    }
+    return result;
+}
+
 tensor_base sort_along(const tensor_base& t, const Axis& axis, bool indices, std::string_view op) {
+    // The sorted values of a tensor in a graph read it through the argsort positions,
+    // which carry the gradient back to where each value came from.
+    if (!indices && records(t) && is_floating_type(t.type())) [[unlikely]] {
+        const std::size_t a = axis_index(t, axis, op);
+        return take_along(t, sort_along(t.without_grad_node(), axis, true, op), a, op);
+    }
     const std::size_t a = axis_index(t, axis, op);
     tensor_base lines = with_axis_last(t, a);
     const std::int64_t n = lines.rank() ? lines.shape().back() : 1;
@@ -324,6 +401,11 @@ tensor_base sort_along(const tensor_base& t, const Axis& axis, bool indices, std
 }
 
 std::pair<tensor_base, tensor_base> top_k(const tensor_base& t, std::int64_t k, const Axis& axis) {
+    if (records(t) && is_floating_type(t.type())) [[unlikely]] {
+        auto [values, positions] = top_k(t.without_grad_node(), k, axis);
+        // The rule keeps its own copy: the caller may write into the returned positions.
+        return {take_along(t, positions.clone(), axis_index(t, axis, "topk"), "topk"), positions};
+    }
     const std::size_t a = axis_index(t, axis, "topk");
     const std::int64_t n = t.shape()[a];
     if (k < 0 || k > n)

@@ -16,11 +16,15 @@
 
 #include "allocator.hpp"
 #include "element_types.hpp"
+#include "graph.hpp"
+#include "nt/any_tensor.hpp"
+#include "nt/elementwise.hpp"
 #include "line_algorithms.hpp"
 #include "engine_reduce.hpp"
 #include "nt/error.hpp"
 #include "nt/names.hpp"
 #include "nt/reduce.hpp"
+#include "nt/sort.hpp"
 #include "nt/statistics.hpp"
 
 namespace nt::detail {
@@ -126,7 +130,7 @@ void scan_lines(T* p, const T* in, std::int64_t outer, std::int64_t n, std::int6
 
 }  // namespace
 
-tensor_base cumulate(const tensor_base& t, const Axis& axis, bool product, dtype result, std::string_view op) {
+tensor_base cumulate_values(const tensor_base& t, const Axis& axis, bool product, dtype result, std::string_view op) {
     const std::size_t a = axis_index(t, axis, op);
     // The scan reads a C-contiguous input of the result's type where it lies; any other
     // is first converted into the result by the library's casts (bool -> 0/1, integers
@@ -181,8 +185,8 @@ void check_percentile(double p) {
                         "[0, 1] to quantile");
 }
 
-tensor_base variance(const tensor_base& t, axes_arg axes, bool every_axis, std::int64_t ddof, bool keepdims,
-                     bool root, std::string_view op) {
+tensor_base variance_values(const tensor_base& t, axes_arg axes, bool every_axis, std::int64_t ddof, bool keepdims,
+                            bool root, std::string_view op) {
     reduction_shape rs;
     plan_reduction(op, reduce_op::sum, t.spec(), axes, every_axis, keepdims, rs);
     std::int64_t n = 1;
@@ -310,8 +314,8 @@ void select_ranks(T* row, std::int64_t n, std::int64_t lo, std::int64_t hi) {
 
 }  // namespace
 
-tensor_base order_statistic(const tensor_base& t, double q, axes_arg axes, bool every_axis, bool keepdims,
-                            dtype result, std::string_view op) {
+tensor_base order_statistic_values(const tensor_base& t, double q, axes_arg axes, bool every_axis, bool keepdims,
+                                   dtype result, std::string_view op) {
     reduction_shape rs;
     plan_reduction(op, reduce_op::sum, t.spec(), axes, every_axis, keepdims, rs);
     // Kept axes first, reduced ones last: each result element is one contiguous row.
@@ -359,6 +363,201 @@ tensor_base order_statistic(const tensor_base& t, double q, axes_arg axes, bool 
     tensor_base narrowed = tensor_base::allocate(result, out_shape.span(), out_names.span(), op);
     narrowed.assign(out);
     return narrowed;
+}
+
+// --- the backward rules ---------------------------------------------------------------------
+// Written with ntensor's own operations, so that they record when the backward pass
+// does (second derivatives). An operation on a tensor outside any graph takes the
+// first test of each function and nothing else.
+
+namespace {
+
+bool floating(dtype d) { return d == dtype::f16 || d == dtype::f32 || d == dtype::f64; }
+
+/// The reduced axes of `rs` as a list, and a reduction result's gradient reshaped back
+/// to the input's rank (size 1 on the reduced axes, the input's names).
+std::vector<Axis> reduced_axes(const reduction_shape& rs, std::size_t rank) {
+    std::vector<Axis> out;
+    for (std::size_t a = 0; a < rank; ++a)
+        if (rs.reduced[a]) out.emplace_back(static_cast<std::int64_t>(a));
+    return out;
+}
+any_tensor with_reduced_axes(const any_tensor& g, const spec& input, const std::vector<Axis>& axes) {
+    dims sizes;
+    name_list names;
+    for (std::size_t a = 0; a < input.rank(); ++a) {
+        const auto at = static_cast<std::int64_t>(a);
+        const bool reduced = std::any_of(axes.begin(), axes.end(), [&](const Axis& x) { return x.index() == at; });
+        sizes.push_back(reduced ? 1 : input.size(a));
+        names.push_back(input.name(a));
+    }
+    return g.reshape(sizes.span(), names.span());
+}
+
+}  // namespace
+
+tensor_base cumulate(const tensor_base& t, const Axis& axis, bool product, dtype result, std::string_view op) {
+    if (!records(t) || !floating(result)) [[likely]]
+        return cumulate_values(t, axis, product, result, op);
+    tensor_base out = cumulate_values(t.without_grad_node(), axis, product, result, op);
+    const std::int64_t a = static_cast<std::int64_t>(axis_index(t, axis, op));
+    const dtype input_type = t.type();
+    // The node first: the saved result refers to it.
+    attach_node(op, out, {&t}, nullptr);
+    const saved_tensor x = product ? saved_tensor(t, op) : saved_tensor();
+    const saved_tensor y = product ? saved_tensor::output(out, op) : saved_tensor();
+    out.grad_node()->rule = [=](const any_tensor& g) -> input_gradients {
+        const Axis ax(a);
+        // The sum of g over the positions at and after each one: a reversed cumsum.
+        auto from_here = [&](const any_tensor& v) { return nt::cumsum(v.flip({ax}), ax).flip({ax}); };
+        if (!product) {
+            const any_tensor r = from_here(g);
+            return {r.dtype() == input_type ? r : r.astype(input_type)};
+        }
+        // cumprod: before a row's first zero, sum_{j >= k} g_j y_j / x_k. At the first
+        // zero, the products that skip it: y_{k-1} times the running product of what
+        // follows (the cumprod of the row with that zero replaced by 1). After it, 0.
+        const any_tensor xv = x.get(), yv = y.get();
+        const any_tensor is_zero = xv == 0.0;
+        const any_tensor zeros_so_far = nt::cumsum(is_zero.astype(xv.dtype()), ax);
+        const any_tensor before = zeros_so_far == 0.0;
+        const any_tensor first_zero = is_zero & (zeros_so_far == 1.0);
+        const any_tensor plain = nt::where(before, from_here(g * yv) / nt::where(before, xv, 1.0), 0.0);
+        const any_tensor skipped = nt::cumprod(nt::where(first_zero, 1.0, xv), ax);
+        const any_tensor at_zero = nt::sum(nt::where(zeros_so_far >= 1.0, g * skipped, 0.0), axes_arg({ax}), true);
+        const any_tensor r = plain + nt::where(first_zero, at_zero, 0.0);
+        return {r.dtype() == input_type ? r : r.astype(input_type)};
+    };
+    return out;
+}
+
+tensor_base variance(const tensor_base& t, axes_arg axes, bool every_axis, std::int64_t ddof, bool keepdims, bool root,
+                     std::string_view op) {
+    if (!records(t)) [[likely]]
+        return variance_values(t, axes, every_axis, ddof, keepdims, root, op);
+    tensor_base out = variance_values(t.without_grad_node(), axes, every_axis, ddof, keepdims, root, op);
+    if (!floating(out.type())) return out;
+    reduction_shape rs;
+    plan_reduction(op, reduce_op::sum, t.spec(), axes, every_axis, keepdims, rs);
+    const std::vector<Axis> reduced = reduced_axes(rs, t.rank());
+    std::int64_t n = 1;
+    for (const Axis& a : reduced) n *= t.shape()[static_cast<std::size_t>(a.index())];
+    const spec input = t.spec();
+    const dtype input_type = t.type();
+    attach_node(op, out, {&t}, nullptr);  // the node first: the saved result refers to it
+    const saved_tensor x(t, op);
+    const saved_tensor y = root ? saved_tensor::output(out, op) : saved_tensor();
+    const double divisor = static_cast<double>(std::max<std::int64_t>(n - ddof, 0));
+    out.grad_node()->rule = [=](const any_tensor& g) -> input_gradients {
+        // d var / d x = 2 (x - mean) / (n - ddof); d std / d x = (x - mean) / ((n - ddof) std).
+        const any_tensor xv = x.get();
+        const any_tensor centred = reduced.empty() ? xv - xv : xv - nt::mean(xv, axes_arg(reduced), true);
+        const any_tensor ge = with_reduced_axes(g, input, reduced);
+        const any_tensor r = root ? ge * centred / (with_reduced_axes(y.get(), input, reduced) * divisor)
+                                  : ge * centred * (2.0 / divisor);
+        return {r.dtype() == input_type ? r : r.astype(input_type)};
+    };
+    return out;
+}
+
+tensor_base order_statistic(const tensor_base& t, double q, axes_arg axes, bool every_axis, bool keepdims,
+                            dtype result, std::string_view op) {
+    if (!records(t) || !floating(result)) [[likely]]
+        return order_statistic_values(t, q, axes, every_axis, keepdims, result, op);
+    const tensor_base plain = t.without_grad_node();
+    tensor_base out = order_statistic_values(plain, q, axes, every_axis, keepdims, result, op);
+    reduction_shape rs;
+    plan_reduction(op, reduce_op::sum, t.spec(), axes, every_axis, keepdims, rs);
+    // The rows as the forward pass reads them: kept axes, then the reduced ones merged.
+    std::vector<Axis> axis_order;
+    dims row_sizes, split_sizes;
+    std::int64_t n = 1;
+    for (std::size_t a = 0; a < t.rank(); ++a)
+        if (!rs.reduced[a]) {
+            axis_order.emplace_back(static_cast<std::int64_t>(a));
+            row_sizes.push_back(t.shape()[a]);
+            split_sizes.push_back(t.shape()[a]);
+        }
+    const std::size_t kept = axis_order.size();
+    for (std::size_t a = 0; a < t.rank(); ++a)
+        if (rs.reduced[a]) {
+            axis_order.emplace_back(static_cast<std::int64_t>(a));
+            n *= t.shape()[a];
+            split_sizes.push_back(t.shape()[a]);
+        }
+    if (n == 0) return out;  // NaN results (median of nothing): no element to send a gradient to
+    row_sizes.push_back(n);
+    const name_list unnamed_rows(row_sizes.size(), name{});
+    const tensor_base rows = plain.permute(std::span<const Axis>(axis_order.data(), axis_order.size()))
+                                 .clone()
+                                 .reshape(row_sizes.span(), unnamed_rows.span(), order::c);
+    // The ranks the value reads, their weights (the value is lo + (hi - lo) w, NumPy's
+    // linear interpolation; the median is the quantile 1/2), and where they sit in each
+    // row: a stable argsort, so that among ties the element of that rank in the stable
+    // order takes the gradient, the one torch.median(dim) and torch.quantile pick.
+    const quantile_ranks k = ranks_of(n, q < 0 ? 0.5 : q);
+    const std::int64_t lo = k.lo, hi = k.hi;
+    const double w_hi = hi == lo ? 0.0 : k.gamma, w_lo = hi == lo ? 1.0 : 1.0 - k.gamma;
+    const tensor_base sorted_at = sort_along(rows, Axis(-1), true, op);
+    dims pick_sizes(row_sizes);
+    pick_sizes.back() = 1;
+    tensor_base at_lo = tensor_base::allocate(dtype::i64, pick_sizes.span(), unnamed_rows.span(), op);
+    tensor_base at_hi = tensor_base::allocate(dtype::i64, pick_sizes.span(), unnamed_rows.span(), op);
+    {
+        const std::int64_t* src = elements<const std::int64_t>(sorted_at);
+        std::int64_t* dlo = elements<std::int64_t>(at_lo);
+        std::int64_t* dhi = elements<std::int64_t>(at_hi);
+        for (std::int64_t r = 0; r < at_lo.size(); ++r) {
+            dlo[r] = src[r * n + lo];
+            dhi[r] = src[r * n + hi];
+        }
+    }
+    // The median of the whole tensor, where it is one of the elements: PyTorch 1.13
+    // shares its gradient evenly among the elements equal to it (torch.median()).
+    tensor_base share;
+    bool sharing = false;
+    if (q < 0 && every_axis) {
+        on_type(rows, [&](auto type) {
+            using T = typename decltype(type)::type;
+            const T* x = elements<const T>(rows);
+            const std::int64_t* lo_at = elements<const std::int64_t>(at_lo);
+            const std::int64_t* hi_at = elements<const std::int64_t>(at_hi);
+            const double value = static_cast<double>(x[lo_at[0]]);
+            if (hi != lo && w_hi != 0.0 && static_cast<double>(x[hi_at[0]]) != value) return;
+            if (std::isnan(value)) return;
+            share = tensor_base::allocate(out.type(), row_sizes.span(), unnamed_rows.span(), op);
+            sharing = true;
+            std::int64_t count = 0;
+            for (std::int64_t i = 0; i < n; ++i) count += static_cast<double>(x[i]) == value ? 1 : 0;
+            visit_dtype(out.type(), [&](auto out_type) {
+                using R = typename decltype(out_type)::type;
+                R* w = elements<R>(share);
+                for (std::int64_t i = 0; i < n; ++i)
+                    w[i] = static_cast<R>(static_cast<double>(x[i]) == value ? 1.0 / static_cast<double>(count) : 0.0);
+            });
+        });
+    }
+    std::vector<std::int64_t> inverse(axis_order.size());
+    for (std::size_t p = 0; p < axis_order.size(); ++p)
+        inverse[static_cast<std::size_t>(axis_order[p].index())] = static_cast<std::int64_t>(p);
+    const name_list input_names(t.names());
+    const dtype input_type = t.type();
+    const std::string op_name(op);
+    attach_node(op, out, {&t}, [=](const any_tensor& g) -> input_gradients {
+        const std::size_t last = kept;
+        const any_tensor ge = g.reshape(pick_sizes.span(), unnamed_rows.span());
+        any_tensor r;
+        if (sharing) {
+            r = ge * any_tensor(share);
+        } else {
+            r = any_tensor(put_along((w_lo == 1.0 ? ge : ge * w_lo).base(), at_lo, last, n, op_name));
+            if (w_hi != 0.0) r = r + any_tensor(put_along((ge * w_hi).base(), at_hi, last, n, op_name));
+        }
+        const name_list unnamed_split(split_sizes.size(), name{});
+        r = r.reshape(split_sizes.span(), unnamed_split.span()).permute(inverse).rename(input_names.span());
+        return {r.dtype() == input_type ? r : r.astype(input_type)};
+    });
+    return out;
 }
 
 // --- sort, argsort, top-k, unique --------------------------------------------------------------
