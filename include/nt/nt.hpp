@@ -15,6 +15,7 @@
 #include "nt/io_options.hpp"
 #include "nt/layout.hpp"
 #include "nt/autograd.hpp"
+#include "nt/optim.hpp"
 #include "nt/learning.hpp"
 #include "nt/linalg.hpp"
 #include "nt/match.hpp"
