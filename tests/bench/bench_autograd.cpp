@@ -5,12 +5,15 @@
 //                       gradients, recording (inputs with_grad; the graph is freed
 //                       when the result goes), and recording plus backward. The
 //                       contract asks recording <= 2x the plain chain.
+//                       Counter allocs_per_op: operator new calls per operation
+//                       (the tape's nodes, rules and saved tensors; storage too).
 //   BM_tiny_add         (4,8)+(4,8) without gradients: the hook is one pointer test,
 //                       so this stays what bench_ops measures.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
 
+#include "allocation_counter.hpp"
 #include "nt/nt.hpp"
 #include "segmentation_net.hpp"
 
@@ -56,6 +59,7 @@ void BM_chain(benchmark::State& state) {
         w.with_grad();
         b.with_grad();
     }
+    const std::size_t allocations_before = allocation_count.load();
     for (auto _ : state) {
         const auto y = chain(x, w, b);
         if (mode == 2) {
@@ -66,6 +70,8 @@ void BM_chain(benchmark::State& state) {
         }
         benchmark::DoNotOptimize(y.data());
     }
+    state.counters["allocs_per_op"] =
+        static_cast<double>(allocation_count.load() - allocations_before) / (50.0 * static_cast<double>(state.iterations()));
     state.SetLabel(mode == 0 ? "no gradients" : mode == 1 ? "recording" : "recording + backward");
 }
 BENCHMARK(BM_chain)->ArgName("mode")->Arg(0)->Arg(1)->Arg(2);
