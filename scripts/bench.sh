@@ -6,7 +6,10 @@
 #   scripts/bench.sh --all        # also bench_match, bench_views, bench_engine
 #   scripts/bench.sh --peers      # only the side-by-side table with xtensor, Eigen,
 #                                 # libtorch, NumPy and memcpy (installs those packages;
-#                                 # tests/bench/peers/, table in build/peers/results/)
+#                                 # tests/bench/peers/, table in build/peers/results/;
+#                                 # also a training step and a 50-operation chain with
+#                                 # gradients, and the step's peak memory, ntensor
+#                                 # against libtorch on 1 and 2 threads)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +35,11 @@ if [ "${1:-}" = "--peers" ]; then
     echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$report"
     echo | tee -a "$report"
     /usr/bin/python3 tests/bench/peers/peers_report.py "$out"/*.txt | tee -a "$report"
+    # Peak memory of the training step: a process that runs only that step, each side.
+    echo | tee -a "$report"
+    for p in peers_torch peers_ntensor; do
+        if [ -x "$bin/$p" ]; then "$bin/$p" --train-step-memory | tee -a "$report"; fi
+    done
     exit 0
 fi
 scripts/install-deps.sh

@@ -1,10 +1,14 @@
 // ntensor's side of scripts/bench.sh --peers: the workloads of peers_timing.hpp on 1
 // and 2 threads, the named forms of the adds, and memcpy of each byte count.
+#include <sys/resource.h>
+
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
 #include "nt/nt.hpp"
 #include "peers_timing.hpp"
+#include "segmentation_net.hpp"
 
 namespace {
 
@@ -116,9 +120,84 @@ void hand_tiny(const char* workload) {
            }));
 }
 
+// One training step of examples/segmentation_net.hpp's network (forward, loss,
+// backward, gradients cleared), as peers_torch's segmentation_step.
+struct segmentation_step {
+    seg::net model = seg::make_net(1, 8, 3, 7);
+    seg::batch data = seg::make_batch(2, 32, 64, 64, 3, 0.6, 5);
+
+    void run() const {
+        const auto loss = seg::loss(seg::forward(model, data.volume), data.labels);
+        loss.backward();
+        for (const auto& p : model.parameters()) p.zero_grad();
+    }
+};
+
+// 50 operations: 10 times (y * w, y + b, tanh, y - x, y * 0.5), as peers_torch.
+nt::Tensor<float> chain(const nt::Tensor<float>& x, const nt::Tensor<float>& w, const nt::Tensor<float>& b) {
+    nt::Tensor<float> y = x;
+    for (int i = 0; i < 10; ++i) {
+        y = y * w;
+        y = y + b;
+        y = nt::tanh(y);
+        y = y - x;
+        y = y * 0.5f;
+    }
+    return y;
+}
+
+void autograd_workloads() {
+    for (const int threads : {1, 2}) {
+        nt::set_num_threads(threads);
+        const char* column = threads == 1 ? "ntensor 1T" : "ntensor 2T";
+        for (const int mode : {0, 1, 2}) {
+            auto x = nt::full<float>({4, 8}, 0.3f), w = nt::full<float>({4, 8}, 1.1f), b = nt::full<float>({4, 8}, 0.2f);
+            if (mode > 0) {
+                x.with_grad();
+                w.with_grad();
+                b.with_grad();
+            }
+            const char* workload = mode == 0   ? "chain of 50 ops (4,8), no gradients"
+                                   : mode == 1 ? "chain of 50 ops (4,8), recording"
+                                               : "chain of 50 ops (4,8), recording + backward";
+            report(workload, column, best_of_15([&] {
+                       const auto y = chain(x, w, b);
+                       if (mode == 2) {
+                           nt::sum(y).backward();
+                           for (const auto* p : {&x, &w, &b}) p->zero_grad();
+                       }
+                       keep(y.data());
+                   }));
+        }
+        const segmentation_step step;
+        report("train step (2,1,32,64,64)", column, best_of_15([&] { step.run(); }));
+    }
+    nt::set_num_threads(1);
+}
+
+double peak_mib() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0;  // Linux: kilobytes
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    // --train-step-memory: only one training step, and the peak resident memory
+    // before (the library, the model, the data) and after it.
+    if (argc > 1 && std::strcmp(argv[1], "--train-step-memory") == 0) {
+        nt::set_num_threads(1);
+        const segmentation_step step;
+        const double before = peak_mib();
+        step.run();
+        std::printf("ntensor train step (2,1,32,64,64): peak RSS %.0f MiB before the step, %.0f MiB after\n", before,
+                    peak_mib());
+        return 0;
+    }
+    const bool only_autograd = argc > 1 && std::strcmp(argv[1], "--autograd") == 0;
+    autograd_workloads();
+    if (only_autograd) return 0;
     // Named: the labels (?,H,W) stored in the image's order, and stored (?,W,H).
     add("add (10,3,256,384)+(10,1,256,384)", {10, 3, 256, 384}, {10, 1, 256, 384});
     named("add (10,3,256,384)+(10,1,256,384)", {10, 3, 256, 384}, {"?", "C", "H", "W"}, {10, 256, 384},

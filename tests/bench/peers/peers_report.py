@@ -5,8 +5,10 @@ and prints one markdown table: a row per workload, a column per library, ntensor
 1 and 2 threads and named, a plain C++ loop ("hand loop", not a peer: a baseline as
 memcpy is), memcpy of the same bytes, and ntensor's 1-thread ratio to
 the fastest peer ("peer time / ntensor time": above 1, ntensor is faster). Every peer
-column counts for the ratio, the -march=native builds of xtensor and Eigen too. A
-column no program printed is left out.
+column counts for the ratio, the -march=native builds of xtensor and Eigen too. The
+gradient workloads also time libtorch on 2 threads ("libtorch 2T", not counted in the
+1-thread ratio; the last column compares it with ntensor 2T). A column no program
+printed is left out.
 
     peers_report.py --runs DIR...   ntensor's ratio in each run's results directory
                                     (DIR/*.txt), one column per run: the spread."""
@@ -16,7 +18,7 @@ import sys
 
 PEERS = ["NumPy", "xtensor", "xtensor -march=native", "Eigen", "Eigen -march=native", "libtorch"]
 OURS = ["ntensor 1T", "ntensor 2T", "ntensor named", "ntensor named, permuted"]
-COLUMNS = PEERS + OURS + ["hand loop", "memcpy"]
+COLUMNS = PEERS + ["libtorch 2T"] + OURS + ["hand loop", "memcpy"]
 
 
 def text(seconds):
@@ -55,14 +57,24 @@ def ratio(row):
     return f"{peers[fastest] / row['ntensor 1T']:.2f} ({fastest})"
 
 
+def ratio_2t(row):
+    """libtorch 2T's time over ntensor 2T's."""
+    if "libtorch 2T" not in row or "ntensor 2T" not in row:
+        return "—"
+    return f"{row['libtorch 2T'] / row['ntensor 2T']:.2f}"
+
+
 def table(paths):
     times, order = load(paths)
     columns = [c for c in COLUMNS if any(c in row for row in times.values())]
-    print("| workload (f32) | " + " | ".join(columns) + " | ntensor 1T vs fastest peer |")
-    print("|---" * (len(columns) + 2) + "|")
+    two = any("libtorch 2T" in row for row in times.values())
+    extra = " ntensor 2T vs libtorch 2T |" if two else ""
+    print("| workload (f32) | " + " | ".join(columns) + " | ntensor 1T vs fastest peer |" + extra)
+    print("|---" * (len(columns) + 2 + (1 if two else 0)) + "|")
     for workload in order:
         row = times[workload]
-        print(f"| {workload} | " + " | ".join(text(row.get(c)) for c in columns) + f" | {ratio(row)} |")
+        tail = f" {ratio_2t(row)} |" if two else ""
+        print(f"| {workload} | " + " | ".join(text(row.get(c)) for c in columns) + f" | {ratio(row)} |" + tail)
 
 
 def runs(dirs):
