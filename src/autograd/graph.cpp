@@ -59,6 +59,13 @@ void refuse_write_in_graph(const tensor_base& t, std::string_view op) {
              "write into t.detach(), or use the out-of-place form (y = y + x instead of y += x)");
 }
 
+void refuse_out_in_graph(std::string_view op, const tensor_base& out) {
+    fail(errc::invalid_argument, op,
+         "the out= form writes into " + out.describe() +
+             " and records no gradient, but an operand takes part in a graph that records; use the form that "
+             "returns its result (c = a + b), or compute under nt::no_grad");
+}
+
 void advance_version(const tensor_base& t, std::string_view op) {
     const void* key = storage_key(t);
     if (key == nullptr) return;
@@ -100,6 +107,24 @@ saved_tensor& saved_tensor::operator=(const saved_tensor& other) {
         watch();
         version_ = other.version_;
     }
+    return *this;
+}
+
+saved_tensor::saved_tensor(saved_tensor&& other) noexcept
+    : t_(std::move(other.t_)),
+      output_node_(std::move(other.output_node_)),
+      rule_op_(std::move(other.rule_op_)),
+      version_(other.version_),
+      watching_(std::exchange(other.watching_, false)) {}
+
+saved_tensor& saved_tensor::operator=(saved_tensor&& other) noexcept {
+    if (this == &other) return *this;
+    unwatch();
+    t_ = std::move(other.t_);
+    output_node_ = std::move(other.output_node_);
+    rule_op_ = std::move(other.rule_op_);
+    version_ = other.version_;
+    watching_ = std::exchange(other.watching_, false);
     return *this;
 }
 

@@ -61,6 +61,9 @@ public:
     static saved_tensor output(const tensor_base& out, std::string_view rule_op);
     saved_tensor(const saved_tensor& other);
     saved_tensor& operator=(const saved_tensor& other);
+    // A move hands the registration over (rules move their saved tensors in).
+    saved_tensor(saved_tensor&& other) noexcept;
+    saved_tensor& operator=(saved_tensor&& other) noexcept;
     ~saved_tensor();
 
     [[nodiscard]] any_tensor get() const;

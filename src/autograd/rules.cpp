@@ -1,8 +1,11 @@
 // The backward rules of the element-wise operations, reductions, casts and views,
 // written with ntensor's own operations so that they record when the backward pass
 // does (create_graph). Ties and kinks follow PyTorch 1.13 (its derivatives.yaml).
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <numbers>
+#include <type_traits>
 #include <utility>
 
 #include "core_errors.hpp"
@@ -109,18 +112,33 @@ void record_binary(binary_op op, std::string_view name, const tensor_base& a, co
     attach_node(name, out, {&a, &b}, nullptr);
     if (!out.grad_node()) return;
     const bool need_a = a.grad_node() != nullptr, need_b = b.grad_node() != nullptr;
-    const spec sa = a.spec(), sb = b.spec();
+    // The spec an operand's gradient is summed to, when it is not the result's (most
+    // operands of a chain have the result's: no spec is kept, no sum_to runs).
+    auto broadcast_from = [&](const tensor_base& t, bool needed) -> std::optional<spec> {
+        if (!needed || (std::ranges::equal(t.shape(), out.shape()) && std::ranges::equal(t.names(), out.names())))
+            return std::nullopt;
+        return t.spec();
+    };
     const bool operands = reads_operands(op);
-    const saved_tensor va = operands ? saved_tensor(a, name) : saved_tensor();
-    const saved_tensor vb = operands ? saved_tensor(b, name) : saved_tensor();
-    const saved_tensor vo = reads_output(op) ? saved_tensor::output(out, name) : saved_tensor();
-    out.grad_node()->rule = [=](const any_tensor& g) -> input_gradients {
+    out.grad_node()->rule = [op, need_a, need_b, operands, sa = broadcast_from(a, need_a),
+                             sb = broadcast_from(b, need_b),
+                             va = operands ? saved_tensor(a, name) : saved_tensor(),
+                             vb = operands ? saved_tensor(b, name) : saved_tensor(),
+                             vo = reads_output(op) ? saved_tensor::output(out, name) : saved_tensor()](
+                                const any_tensor& g) -> input_gradients {
         const any_tensor empty;
         auto [ga, gb] = binary_gradients(op, g, operands ? va.get() : empty, operands ? vb.get() : empty,
                                          reads_output(op) ? vo.get() : empty, need_a, need_b);
+        // An operand of the result's spec: its gradient needs no sum, but a rule may
+        // have computed it in another axis order (where's order is its condition's).
+        auto fit = [&](any_tensor&& x, const std::optional<spec>& target) {
+            if (target) return reduce_to(x, *target);
+            if (std::ranges::equal(x.shape(), g.shape()) && std::ranges::equal(x.names(), g.names())) return std::move(x);
+            return reduce_to(x, g.spec());
+        };
         input_gradients r(2);
-        if (ga) r[0] = reduce_to(*ga, sa);
-        if (gb) r[1] = reduce_to(*gb, sb);
+        if (ga) r[0] = fit(std::move(*ga), sa);
+        if (gb) r[1] = fit(std::move(*gb), sb);
         return r;
     };
 }
@@ -168,9 +186,9 @@ void record_unary(unary_op op, const tensor_base& a, tensor_base& out) {
     const std::string_view name = unary_name(op);
     attach_node(name, out, {&a}, nullptr);
     if (!out.grad_node()) return;
-    const saved_tensor x = reads_result ? saved_tensor() : saved_tensor(a, name);
-    const saved_tensor y = reads_result ? saved_tensor::output(out, name) : saved_tensor();
-    out.grad_node()->rule = [op, x, y](const any_tensor& g) -> input_gradients {
+    out.grad_node()->rule = [op, x = reads_result ? saved_tensor() : saved_tensor(a, name),
+                             y = reads_result ? saved_tensor::output(out, name) : saved_tensor()](
+                                const any_tensor& g) -> input_gradients {
         any_tensor r;
         switch (op) {
             case unary_op::abs: r = g * nt::sign(x.get()); break;
@@ -354,30 +372,43 @@ struct view_map {
 
 any_tensor gather(const any_tensor& x, const std::shared_ptr<const view_map>& m);
 
-// Adds `g` into the contiguous `dst` through `m.layout`, element by element: a view
-// that reaches one element several times cannot be written by assign.
+// Adds `g` into the contiguous `dst` through the layout `l` (a view that reaches one
+// element several times cannot be written by assign). The loop runs the axes in the
+// order of decreasing destination stride, the longest of the smallest strides
+// innermost: for the windows of unfold, (... W KD KH KW), the inner loop is then W
+// (64 elements apart by 1) rather than KW (3 elements), which is most of the backward
+// pass of a convolution written with unfold.
 template <class T>
 void add_through(T* dst, const nt::layout& l, const tensor_base& g) {
     const std::size_t rank = l.rank();
+    if (l.element_count() == 0) return;
     const T* src = reinterpret_cast<const T*>(g.data());
-    const auto gs = g.strides();
-    dims index(rank, 0);
-    const std::int64_t count = l.element_count();
-    if (count == 0) return;
-    const std::int64_t inner = rank ? l.size(rank - 1) : 1;
-    const std::int64_t dstride = rank ? l.stride(rank - 1) : 0, sstride = rank ? gs[rank - 1] : 0;
-    for (std::int64_t done = 0; done < count; done += inner) {
+    small_vector<std::size_t, 8> order;
+    for (std::size_t k = 0; k < rank; ++k)
+        if (l.size(k) != 1) order.push_back(k);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const std::int64_t sa = std::abs(l.stride(a)), sb = std::abs(l.stride(b));
+        return sa != sb ? sa > sb : l.size(a) < l.size(b);
+    });
+    const std::size_t loops = order.size();
+    const std::int64_t inner = loops ? l.size(order[loops - 1]) : 1;
+    const std::int64_t dstride = loops ? l.stride(order[loops - 1]) : 0;
+    const std::int64_t sstride = loops ? g.strides()[order[loops - 1]] : 0;
+    dims index(loops, 0);
+    using C = std::conditional_t<std::is_same_v<T, half>, float, T>;
+    for (std::int64_t done = 0, count = l.element_count(); done < count; done += inner) {
         std::int64_t d = l.offset(), s = 0;
-        for (std::size_t k = 0; k + 1 < rank; ++k) {
-            d += index[k] * l.stride(k);
-            s += index[k] * gs[k];
+        for (std::size_t j = 0; j + 1 < loops; ++j) {
+            d += index[j] * l.stride(order[j]);
+            s += index[j] * g.strides()[order[j]];
         }
+        T* out = dst + d;
+        const T* in = src + s;
         for (std::int64_t i = 0; i < inner; ++i)
-            dst[d + i * dstride] = static_cast<T>(static_cast<double>(dst[d + i * dstride]) +
-                                                  static_cast<double>(src[s + i * sstride]));
-        for (std::size_t k = rank - 1; k-- > 0;) {
-            if (++index[k] < l.size(k)) break;
-            index[k] = 0;
+            out[i * dstride] = static_cast<T>(static_cast<C>(out[i * dstride]) + static_cast<C>(in[i * sstride]));
+        for (std::size_t j = loops - 1; j-- > 0;) {
+            if (++index[j] < l.size(order[j])) break;
+            index[j] = 0;
         }
     }
 }

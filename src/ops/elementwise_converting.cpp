@@ -29,6 +29,8 @@ tensor_base binary_converting(binary_op op, std::string_view name, dtype compute
     tensor_base out = tensor_base::allocate_result(result, al.result, al.result_names, al.result_count, "result");
     run_converting(op, compute, out.shape(), out.data(), out.strides(), {a.data(), a.type(), al.strides[0].span()},
                    {b.data(), b.type(), al.strides[1].span()});
+    if (records(a, b)) [[unlikely]]
+        record_binary(op, name, a, b, out);
     return out;
 }
 
@@ -52,13 +54,22 @@ void binary_converting_into(binary_op op, std::string_view name, dtype compute, 
                    {b.data(), b.type(), al.strides[1].span()});
 }
 
-tensor_base binary_scalar_converting(binary_op op, dtype compute, dtype result, const tensor_base& a,
-                                     const void* value, bool value_first) {
+tensor_base binary_scalar_converting(binary_op op, std::string_view name, dtype compute, dtype result,
+                                     const tensor_base& a, const void* value, bool value_first) {
     tensor_base out = tensor_base::allocate_result(result, a.spec(), "result");
     const dims zeros(a.rank(), 0);
     const converted_input tensor{a.data(), a.type(), a.strides()}, scalar{value, compute, zeros.span()};
     run_converting(op, compute, out.shape(), out.data(), out.strides(), value_first ? scalar : tensor,
                    value_first ? tensor : scalar);
+    if (records(a)) [[unlikely]] {
+        double v = 0;
+        visit_dtype(compute, [&](auto type) {
+            using C = typename decltype(type)::type;
+            if constexpr (is_floating_element_v<C>) v = static_cast<double>(*static_cast<const C*>(value));
+        });
+        if (compute == dtype::f16 || compute == dtype::f32 || compute == dtype::f64)
+            record_binary_scalar(op, name, a, v, value_first, out);
+    }
     return out;
 }
 

@@ -158,7 +158,9 @@ tensor_base activate(const tensor_base& x, activation which, double slope) {
     return on_floating(x, op, [&](auto type) -> tensor_base {
         using F = typename decltype(type)::type;
         const Tensor<F> t(x);
-        if (which == activation::relu) return nt::maximum(t, 0.0).base();  // NaN stays NaN
+        // where, not maximum: the gradient at 0 is 0, as PyTorch's (maximum shares it at ties);
+        // NaN stays NaN.
+        if (which == activation::relu) return nt::where(t <= 0.0, 0.0, t).base();
         if (which == activation::leaky_relu) return nt::where(t > 0.0, t, t * slope).base();
         // The exact form (PyTorch's approximate='none'): x * Phi(x), Phi through erf.
         return (0.5 * t * (1.0 + nt::erf(t * 0.70710678118654752440))).base();

@@ -131,7 +131,8 @@ constexpr void check_unary_types() {
 void binary_converting_into(binary_op op, std::string_view name, dtype compute, const tensor_base& a,
                             const tensor_base& b, const tensor_base& out, bool union_axes);
 /// A tensor with a scalar: `value` points to one element of `compute`.
-[[nodiscard]] tensor_base binary_scalar_converting(binary_op op, dtype compute, dtype result, const tensor_base& a,
+[[nodiscard]] tensor_base binary_scalar_converting(binary_op op, std::string_view name, dtype compute, dtype result,
+                                                   const tensor_base& a,
                                                    const void* value, bool value_first);
 /// dst op= src computed in dst's type (which is also the result's).
 void in_place_converting(binary_op op, std::string_view name, const tensor_base& dst, const tensor_base& src);
@@ -226,6 +227,9 @@ Tensor<R> binary_same_type(binary_op op, std::string_view name, const Tensor<C>&
                           : empty_result<R>(*al);
     if (plain) run_binary_rows<C>(op, rows, out.mutable_data(), a.data(), b.data());
     else run_aligned<C>(op, *al, out, true, a.data(), b.data());
+    if constexpr (is_floating_element_v<R>)
+        if (records(a.base(), b.base())) [[unlikely]]
+            record_binary(op, name, a.base(), b.base(), out.mutable_base());
     return out;
 }
 
@@ -234,19 +238,12 @@ auto binary(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, bool 
     using C = binary_operand_t<Op, A, B>;
     using R = binary_result_t<Op, C>;
     check_binary_types<Op, C>();
-    if constexpr (std::is_same_v<A, C> && std::is_same_v<B, C>) {
-        Tensor<R> out = binary_same_type<C, R>(Op, name, a, b, union_axes);
-        if constexpr (is_floating_element_v<R>)
-            if (records(a.base(), b.base())) [[unlikely]]
-                record_binary(Op, name, a.base(), b.base(), out.mutable_base());
-        return out;
-    } else {
-        Tensor<R> out(binary_converting(Op, name, dtype_of<C>, dtype_of<R>, a.base(), b.base(), union_axes));
-        if constexpr (is_floating_element_v<R>)
-            if (records(a.base(), b.base())) [[unlikely]]
-                record_binary(Op, name, a.base(), b.base(), out.mutable_base());
-        return out;
-    }
+    // The results are prvalues (guaranteed elision): the nodes are attached where the
+    // results are made. A named result here cost the tiny add a move and a destructor.
+    if constexpr (std::is_same_v<A, C> && std::is_same_v<B, C>)
+        return binary_same_type<C, R>(Op, name, a, b, union_axes);
+    else
+        return Tensor<R>(binary_converting(Op, name, dtype_of<C>, dtype_of<R>, a.base(), b.base(), union_axes));
 }
 
 [[noreturn]] void throw_out_shape(std::string_view op_name, const spec& out, const spec& expected);
@@ -300,6 +297,8 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
                   "the out tensor must have the operation's result type (nt::promote_t of the operands, "
                   "bool for comparisons, floating for division)");
     before_write(out.base(), name);
+    if (records(a.base(), b.base())) [[unlikely]]
+        refuse_out_in_graph(name, out.base());
     if constexpr (std::is_same_v<A, C> && std::is_same_v<B, C>)
         binary_into_same_type<C, R>(Op, name, a, b, out, union_axes);
     else
@@ -307,7 +306,7 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
 }
 
 template <class C, class R>
-Tensor<R> binary_scalar_same_type(binary_op op, const Tensor<C>& ca, C v, bool scalar_first) {
+Tensor<R> binary_scalar_same_type(binary_op op, std::string_view name, const Tensor<C>& ca, C v, bool scalar_first) {
     Tensor<R> out = empty_result<R>(ca.spec());
     const dims zeros(ca.rank(), 0);
     const std::span<const std::int64_t> shape = ca.shape();
@@ -315,6 +314,9 @@ Tensor<R> binary_scalar_same_type(binary_op op, const Tensor<C>& ca, C v, bool s
         run_binary<C>(op, shape, out.mutable_data(), out.strides(), &v, zeros, ca.data(), ca.strides());
     else
         run_binary<C>(op, shape, out.mutable_data(), out.strides(), ca.data(), ca.strides(), &v, zeros);
+    if constexpr (is_floating_element_v<R>)
+        if (records(ca.base())) [[unlikely]]
+            record_binary_scalar(op, name, ca.base(), static_cast<double>(v), scalar_first, out.mutable_base());
     return out;
 }
 
@@ -324,32 +326,26 @@ auto binary_scalar(std::string_view name, const Tensor<T>& a, S value, bool scal
     using R = binary_result_t<Op, C>;
     check_binary_types<Op, C>();
     const C v = scalar_as<C>(value);
-    Tensor<R> out = [&] {
-        if constexpr (std::is_same_v<T, C>) return binary_scalar_same_type<C, R>(Op, a, v, scalar_first);
-        else return Tensor<R>(binary_scalar_converting(Op, dtype_of<C>, dtype_of<R>, a.base(), &v, scalar_first));
-    }();
-    if constexpr (is_floating_element_v<R> && is_floating_element_v<C>)
-        if (records(a.base())) [[unlikely]]
-            record_binary_scalar(Op, name, a.base(), static_cast<double>(v), scalar_first, out.mutable_base());
-    return out;
+    if constexpr (std::is_same_v<T, C>)
+        return binary_scalar_same_type<C, R>(Op, name, a, v, scalar_first);
+    else
+        return Tensor<R>(binary_scalar_converting(Op, name, dtype_of<C>, dtype_of<R>, a.base(), &v, scalar_first));
 }
 
 template <class T, class R>
 Tensor<R> unary_typed(unary_op op, const Tensor<T>& a) {
     Tensor<R> out = empty_result<R>(a.spec());
     run_unary<T>(op, a.shape(), out.mutable_data(), out.strides(), a.data(), a.strides());
+    if constexpr (is_floating_element_v<R>)
+        if (records(a.base())) [[unlikely]]
+            record_unary(op, a.base(), out.mutable_base());
     return out;
 }
 
 template <unary_op Op, class T>
 auto unary(const Tensor<T>& a) {
     check_unary_types<Op, T>();
-    using R = unary_result_t<Op, T>;
-    Tensor<R> out = unary_typed<T, R>(Op, a);
-    if constexpr (is_floating_element_v<R>)
-        if (records(a.base())) [[unlikely]]
-            record_unary(Op, a.base(), out.mutable_base());
-    return out;
+    return unary_typed<T, unary_result_t<Op, T>>(Op, a);
 }
 
 // dst op= src, computed in dst's type: the source is aligned to dst (broadcast_to

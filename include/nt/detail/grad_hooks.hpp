@@ -111,6 +111,10 @@ void zero_grad_of(const tensor_base& t);
 /// How many storages some saved tensor watches (0: writes need no version).
 extern std::atomic<std::int64_t> watched_storages;
 void refuse_write_in_graph(const tensor_base& t, std::string_view op);
+/// out= forms compute into an existing tensor and record nothing: with an operand
+/// in a recording graph they throw (PyTorch's "out= ... don't support automatic
+/// differentiation").
+[[noreturn]] void refuse_out_in_graph(std::string_view op, const tensor_base& out);
 void advance_version(const tensor_base& t, std::string_view op);
 
 /// Called by every write in place into `t` (fill, assign, in-place arithmetic, out=,

@@ -221,13 +221,15 @@ private:
     // A C-contiguous block for `shape` (sizes already valid); checks only the count.
     static tensor_base fresh(dtype d, std::span<const std::int64_t> shape, name_list names, std::string_view op);
     std::shared_ptr<void> owner_;
+    // Beside the owner, in the first cache line: a fresh result's destructor reads
+    // it, and at the end of the object it cost a tiny add 7 ns (docs/performance.md).
+    std::shared_ptr<detail::tape_node> grad_;
     std::byte* storage_ = nullptr;
     std::int64_t extent_ = 0;
     nt::layout layout_;
     name_list names_;
     bool read_only_ = false;
     dtype dtype_ = dtype::f32;
-    std::shared_ptr<detail::tape_node> grad_;
 };
 
 /// Where each axis of `target` comes from when a tensor of spec `input` is broadcast
