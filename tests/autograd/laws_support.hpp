@@ -44,4 +44,11 @@ void require_float_gradient(F&& f, const Tensor<double>& x, double tolerance = 1
     CHECK(max(abs(g32.astype<double>() - g64)).to_vector()[0] <= tolerance * scale);
 }
 
+/// A loss whose gradient differs per element (a plain sum would hide a transposed
+/// gradient) and whose second derivatives are not zero.
+template <class X>
+auto weighed(const X& y) {
+    return sum(y * y * y + y);
+}
+
 }  // namespace nt::test

@@ -3,7 +3,7 @@
 // differences in double) on random inputs, named and unnamed, through negative
 // strides; second derivatives where the rule is not piecewise linear; float against
 // double.
-#include <nt_test_support.hpp>
+#include "laws_support.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -12,6 +12,10 @@
 #include <vector>
 
 #include "nt/nt.hpp"
+
+using nt::test::require_float_gradient;
+using nt::test::require_gradient_law;
+using nt::test::weighed;
 
 namespace {
 
@@ -30,29 +34,6 @@ T64 distinct_values(nt::shape_arg shape, nt::names_arg names = {}, std::uint32_t
     return nt::from_vector(values, shape, names);
 }
 
-template <class F, class... T>
-void require_law(F&& f, const nt::Tensor<T>&... xs) {
-    const nt::grad_check_report report = nt::check_grad(f, xs...);
-    INFO(report.where);
-    CHECK(report.max_rel_error < 1e-6);
-    CHECK(report.ok);
-}
-
-template <class F>
-void require_float_close(F&& f, const T64& x) {
-    const T64 g64 = nt::grad(f, x);
-    const nt::Tensor<float> g32 = nt::grad(f, x.astype<float>());
-    CHECK(nt::to_string(g32.spec()) == nt::to_string(g64.spec()));
-    const double scale = 1.0 + nt::max(nt::abs(g64)).to_vector()[0];
-    CHECK(nt::max(nt::abs(g32.astype<double>() - g64)).to_vector()[0] <= 1e-4 * scale);
-}
-
-// A loss whose gradient differs per element and whose second derivatives are not zero.
-template <class X>
-auto weighed(const X& y) {
-    return nt::sum(y * y * y + y);
-}
-
 // x -> <grad f(x), grad f(x)>: its gradient is 2 H grad f, so check_grad of it checks
 // the rules' own derivatives.
 template <class F>
@@ -69,7 +50,7 @@ auto second_order(F f) {
 #define REQUIRE_LAW(...)                  \
     do {                                  \
         INFO("law at line " << __LINE__); \
-        require_law(__VA_ARGS__);         \
+        require_gradient_law(__VA_ARGS__);         \
     } while (false)
 
 TEST_CASE("var and stddev: gradients over named axes, every axis, ddof", "[autograd][stats]") {
@@ -86,7 +67,7 @@ TEST_CASE("var and stddev: gradients over named axes, every axis, ddof", "[autog
     REQUIRE_LAW(second_order([](const T64& t) { return weighed(nt::stddev(t, {1})); }), u);
     const T64 g = nt::grad([](const T64& t) { return nt::sum(nt::var(t, {"C"})); }, x);
     CHECK(nt::to_string(g.spec()) == "(3,4,2 | N,C,W)");
-    require_float_close([](const auto& t) { return weighed(nt::stddev(t, {"C"}, 1)); }, x);
+    require_float_gradient([](const auto& t) { return weighed(nt::stddev(t, {"C"}, 1)); }, x);
 }
 
 TEST_CASE("nansum and nanmean: NaNs take no gradient", "[autograd][stats]") {
@@ -131,7 +112,7 @@ TEST_CASE("cumsum and cumprod: gradients along an axis, zeros included", "[autog
     REQUIRE_LAW(second_order([](const T64& t) { return weighed(nt::cumsum(t, "N")); }), x);
     const T64 empty = distinct_values({0, 3}, {}, 5);
     CHECK(nt::to_string(nt::grad([](const T64& t) { return nt::sum(nt::cumsum(t, 0)); }, empty).spec()) == "(0,3)");
-    require_float_close([](const auto& t) { return weighed(nt::cumprod(t, "T")); }, x);
+    require_float_gradient([](const auto& t) { return weighed(nt::cumprod(t, "T")); }, x);
 }
 
 TEST_CASE("median and quantile: the gradient goes to the ranks the value reads", "[autograd][stats]") {
@@ -162,7 +143,7 @@ TEST_CASE("median and quantile: the gradient goes to the ranks the value reads",
     CHECK(nt::to_string(whole.spec()) == "(1,5 | N,C)");
     const nt::Tensor<float> f = odd.astype<float>();
     CHECK(nt::grad([](const auto& t) { return nt::sum(nt::quantile(t, 0.3, {"C"})); }, f).dtype() == nt::dtype::f32);
-    require_float_close([](const auto& t) { return weighed(nt::median(t, {"C"})); }, odd);
+    require_float_gradient([](const auto& t) { return weighed(nt::median(t, {"C"})); }, odd);
 }
 
 TEST_CASE("sort and topk: values carry the gradient back to their positions", "[autograd][stats]") {
@@ -194,7 +175,7 @@ TEST_CASE("sort and topk: values carry the gradient back to their positions", "[
     CHECK(nt::median(w, {"C"}).to_vector() == nt::median(x, {"C"}).to_vector());
     CHECK(nt::var(w, {"C"}, 1).to_vector() == nt::var(x, {"C"}, 1).to_vector());
     CHECK(nt::cumprod(w, "C").to_vector() == nt::cumprod(x, "C").to_vector());
-    require_float_close([](const auto& t) { return weighed(nt::sort(t, "C")); }, x);
+    require_float_gradient([](const auto& t) { return weighed(nt::sort(t, "C")); }, x);
 }
 TEST_CASE("logsumexp (learning.cpp) is differentiable through its composition", "[autograd][stats]") {
     const T64 u = distinct_values({5, 3}, {"N", "C"}, 2);

@@ -64,15 +64,6 @@ std::vector<program_case> read_cases(const std::string& path) {
     return cases;
 }
 
-template <class T>
-nt::Tensor<T> make(const operand& o) {
-    auto t = nt::empty<T>(o.shape);
-    std::size_t i = 0;
-    for (auto& x : t) x = nt::test::oracle_value<T>(o.values.at(i++));
-    std::vector<nt::name> names;
-    for (const auto& n : o.names) names.push_back(n == "?" ? nt::name{} : nt::name(n));
-    return t.rename(names);
-}
 
 // The program's value, consuming its prefix tokens.
 T64 evaluate(std::deque<std::string>& tokens, const T64& a, const T64& b, const T64& w) {
@@ -144,11 +135,11 @@ T64 program(const program_case& c, const T64& a, const T64& b, const T64& w) {
     const std::string& kind = c.tokens.at(1);
     if (kind == "mse") return nt::mse_loss(a, b);
     if (kind == "l1") return nt::l1_loss(a, b);
-    const auto labels = make<std::int64_t>(*c.labels);
+    const auto labels = nt::test::oracle_tensor<std::int64_t>(*c.labels);
     if (kind == "dice") return nt::dice_loss(nt::softmax(a, "C"), labels, "C");
     std::optional<std::int64_t> ignore;
     if (c.tokens.at(3) != "-") ignore = std::stoll(c.tokens.at(3));
-    if (c.tokens.at(2) == "1") return nt::cross_entropy(a, labels, "C", make<double>(*c.weights), ignore);
+    if (c.tokens.at(2) == "1") return nt::cross_entropy(a, labels, "C", nt::test::oracle_tensor<double>(*c.weights), ignore);
     return nt::cross_entropy(a, labels, "C", std::nullopt, ignore);
 }
 
@@ -171,7 +162,7 @@ void require_values(const std::string& what, const T64& got, const std::vector<s
 std::size_t replay(const std::string& path) {
     const std::vector<program_case> cases = read_cases(path);
     for (const program_case& c : cases) {
-        const T64 a = make<double>(c.a), b = make<double>(c.b), w = make<double>(c.w), v = make<double>(c.v);
+        const T64 a = nt::test::oracle_tensor<double>(c.a), b = nt::test::oracle_tensor<double>(c.b), w = nt::test::oracle_tensor<double>(c.w), v = nt::test::oracle_tensor<double>(c.v);
         const auto f = [&](const T64& x, const T64& y, const T64& z) { return program(c, x, y, z); };
         const auto [value, grads] = nt::value_and_grad(f, a, b, w);
         INFO(c.header);

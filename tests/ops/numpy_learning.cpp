@@ -55,19 +55,6 @@ std::vector<oracle_case> read_cases(const std::string& path) {
     return cases;
 }
 
-template <class T>
-nt::Tensor<T> make(const operand& o) {
-    auto t = nt::empty<T>(o.shape);
-    std::size_t i = 0;
-    for (auto& x : t) x = nt::test::oracle_value<T>(o.values.at(i++));
-    std::vector<nt::name> names;
-    bool named = false;
-    for (const auto& n : o.names) {
-        names.push_back(n == "?" ? nt::name{} : nt::name(n));
-        named = named || n != "?";
-    }
-    return named ? t.rename(names) : t;
-}
 
 /// Calls f(std::type_identity<T>{}) for the element type `tag` of the oracle's inputs.
 template <class F>
@@ -125,7 +112,7 @@ void check_result(const nt::Tensor<R>& got, const oracle_case& c) {
 /// The operations of one operand.
 template <class T>
 void run_unary(const oracle_case& c) {
-    const nt::Tensor<T> t = make<T>(c.inputs.at(0));
+    const nt::Tensor<T> t = nt::test::oracle_tensor<T>(c.inputs.at(0));
     const auto& op = c.op;
     const auto check = [&](const auto& got) { check_result(got, c); };
     if (op == "relu") return check(nt::relu(t));
@@ -152,7 +139,7 @@ nt::class_weights weights_of(const oracle_case& c) {
     nt::class_weights w;
     with_type(c.inputs.at(2).dtype, [&](auto type) {
         using W = typename decltype(type)::type;
-        w = nt::class_weights(make<W>(c.inputs.at(2)));
+        w = nt::class_weights(nt::test::oracle_tensor<W>(c.inputs.at(2)));
     });
     return w;
 }
@@ -160,8 +147,8 @@ nt::class_weights weights_of(const oracle_case& c) {
 /// The operations of two operands.
 template <class A, class B>
 void run_binary(const oracle_case& c) {
-    const nt::Tensor<A> a = make<A>(c.inputs.at(0));
-    const nt::Tensor<B> b = make<B>(c.inputs.at(1));
+    const nt::Tensor<A> a = nt::test::oracle_tensor<A>(c.inputs.at(0));
+    const nt::Tensor<B> b = nt::test::oracle_tensor<B>(c.inputs.at(1));
     const auto& op = c.op;
     const auto check = [&](const auto& got) { check_result(got, c); };
     if (op == "mse_loss") return check(nt::mse_loss(a, b));

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "nt/axis.hpp"
+#include "nt/creation.hpp"
+#include "nt/tensor.hpp"
 #include "nt_test_support.hpp"
 
 namespace nt::test {
@@ -49,6 +51,21 @@ T oracle_value(const std::string& text) {
     } else {
         return static_cast<T>(std::strtod(text.c_str(), nullptr));
     }
+}
+
+/// The tensor of an operand: its shape, names ("?" unnamed) and values as T.
+template <class T>
+nt::Tensor<T> oracle_tensor(const oracle_operand& o) {
+    auto t = nt::empty<T>(o.shape);
+    std::size_t i = 0;
+    for (auto& x : t) x = oracle_value<T>(o.values.at(i++));
+    std::vector<nt::name> names;
+    bool named = false;
+    for (const auto& n : o.names) {
+        names.push_back(n == "?" ? nt::name{} : nt::name(n));
+        named = named || n != "?";
+    }
+    return named ? t.rename(names) : t;
 }
 
 }  // namespace nt::test
