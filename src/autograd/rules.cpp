@@ -376,7 +376,7 @@ any_tensor gather(const any_tensor& x, const std::shared_ptr<const view_map>& m)
 // element several times cannot be written by assign). The loop runs the axes in the
 // order of decreasing destination stride, the longest of the smallest strides
 // innermost: for the windows of unfold, (... W KD KH KW), the inner loop is then W
-// (64 elements apart by 1) rather than KW (3 elements), which is most of the backward
+// (long, stride 1) rather than KW (a window's width), which is most of the backward
 // pass of a convolution written with unfold.
 template <class T>
 void add_through(T* dst, const nt::layout& l, const tensor_base& g) {

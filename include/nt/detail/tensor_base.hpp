@@ -221,8 +221,8 @@ private:
     // A C-contiguous block for `shape` (sizes already valid); checks only the count.
     static tensor_base fresh(dtype d, std::span<const std::int64_t> shape, name_list names, std::string_view op);
     std::shared_ptr<void> owner_;
-    // Beside the owner, in the first cache line: a fresh result's destructor reads
-    // it, and at the end of the object it cost a tiny add 7 ns (docs/performance.md).
+    // Beside the owner, in the first cache line that a fresh result's destructor
+    // reads anyway.
     std::shared_ptr<detail::tape_node> grad_;
     std::byte* storage_ = nullptr;
     std::int64_t extent_ = 0;

@@ -54,21 +54,6 @@ std::vector<oracle_case> read_cases(const std::string& path) {
     return cases;
 }
 
-template <class T>
-nt::Tensor<T> make(const operand& o) {
-    std::vector<T> v;
-    for (const auto& s : o.values) v.push_back(nt::test::oracle_value<T>(s));
-    auto t = nt::empty<T>(o.shape);
-    std::copy(v.begin(), v.end(), t.begin());
-    std::vector<nt::name> names;
-    bool named = false;
-    for (const auto& n : o.names) {
-        names.push_back(n == "?" ? nt::name{} : nt::name(n));
-        named = named || n != "?";
-    }
-    return named ? t.rename(names) : t;
-}
-
 /// Relative tolerance by result type: sums may be ordered differently.
 template <class R>
 double tolerance() {
@@ -244,7 +229,7 @@ void run_on(const Handle& t, const oracle_case& c) {
 /// Case `c` on the typed tensor, or (as_any) on the any_tensor form of each function.
 template <class T>
 void run_case(const oracle_case& c, bool as_any) {
-    const nt::Tensor<T> t = make<T>(c.input);
+    const nt::Tensor<T> t = nt::test::oracle_tensor<T>(c.input);
     if (as_any) run_on<T>(nt::any_tensor(t), c);
     else run_on<T>(t, c);
 }
