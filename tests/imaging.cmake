@@ -1,0 +1,7 @@
+# The imaging operations' oracles (tests/imaging/, test_imaging): scipy.ndimage,
+# torch.nn.functional and skimage compute on the same random inputs, the [numpy] cases
+# compare. One line per generator, as nt_add_oracle in CMakeLists.txt describes.
+
+# The boundary modes: where scipy.ndimage's correlate1d reads past an edge.
+nt_add_oracle(imaging_boundary numpy/gen_imaging_boundary.py TEST test_imaging SPEC "[numpy][imaging_boundary]"
+              OUT imaging_boundary.txt)
