@@ -5,3 +5,7 @@
 # The boundary modes: where scipy.ndimage's correlate1d reads past an edge.
 nt_add_oracle(imaging_boundary numpy/gen_imaging_boundary.py TEST test_imaging SPEC "[numpy][imaging_boundary]"
               OUT imaging_boundary.txt)
+
+# sliding_window: MONAI's sliding_window_inference transcribed in NumPy.
+nt_add_oracle(imaging_sliding numpy/gen_imaging_sliding.py TEST test_imaging SPEC "[numpy][sliding]"
+              OUT imaging_sliding SEEDED 120 40)
