@@ -1,6 +1,7 @@
 // nt::sliding_window against unfold + fold over a (D, H, W) f32 volume: windows of
 // size D/4 on every axis, overlap 0.25, a voxel-wise stand-in model (2 w + 1), on 1
-// and 2 threads. Time per call and the peak resident memory grown during one call
+// and 2 threads (sliding_window with constant and Gaussian blending; unfold + fold
+// averages, as constant blending does). Time per call and the peak resident memory grown during one call
 // (counter peak_MiB, Linux's VmHWM reset through /proc/self/clear_refs; -1 where that
 // is not possible). unfold + fold needs windows that tile the volume: it pads x at the
 // end up to the last window (MONAI, and sliding_window, move the last window back
@@ -67,13 +68,15 @@ void BM_sliding_window(benchmark::State& state) {
     const std::int64_t d = state.range(0), r = d / 4;
     nt::set_num_threads(static_cast<int>(state.range(1)));
     const auto x = volume(d);
+    const auto blend = state.range(2) == 1 ? nt::blend::gaussian : nt::blend::constant;
     auto run = [&] {
-        auto y = nt::sliding_window(x, {"D", "H", "W"}, {r, r, r}, model, {.overlap = 0.25, .batch = 4});
+        auto y = nt::sliding_window(x, {"D", "H", "W"}, {r, r, r}, model,
+                                    {.overlap = 0.25, .batch = 4, .blend = blend});
         benchmark::DoNotOptimize(y.data());
     };
     const double peak = peak_growth(run);
     for (auto _ : state) run();
-    label(state, "sliding_window batch 4", peak);
+    label(state, std::string("sliding_window batch 4 ") + (state.range(2) == 1 ? "gaussian" : "constant"), peak);
     nt::set_num_threads(0);
 }
 
@@ -102,7 +105,8 @@ void BM_unfold_fold(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_sliding_window)->Args({256, 1})->Args({256, 2})->Args({32, 1})->Iterations(3)->UseRealTime()
+BENCHMARK(BM_sliding_window)->Args({256, 1, 0})->Args({256, 2, 0})->Args({256, 1, 1})->Args({256, 2, 1})
+    ->Args({32, 1, 0})->Args({32, 1, 1})->Iterations(3)->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_unfold_fold)->Args({256, 1})->Args({256, 2})->Args({32, 1})->Iterations(3)->UseRealTime()
     ->Unit(benchmark::kMillisecond);

@@ -226,6 +226,16 @@ TEST_CASE("sliding_window: the named rule", "[imaging][sliding]") {
     CHECK(nt::max(nt::abs(threaded - all)).at() == 0.0f);
 }
 
+TEST_CASE("sliding_window: empty axes give empty results", "[imaging][sliding]") {
+    auto id = [](const nt::Tensor<float>& w) { return w; };
+    // An empty spatial axis: padded to one window (constant), then cropped to nothing.
+    const auto a = nt::sliding_window(nt::zeros<float>({0, 5}, {"H", "W"}), {"H", "W"}, {4, 4}, id);
+    CHECK(a.spec() == nt::spec({0, 5}, {"H", "W"}));
+    // An empty channel axis: windows of no elements.
+    const auto b = nt::sliding_window(nt::zeros<float>({0, 9}, {"C", "W"}), {"W"}, {4}, id);
+    CHECK(b.spec() == nt::spec({0, 9}, {"C", "W"}));
+}
+
 TEST_CASE("sliding_window records nothing for gradients, the predictor included", "[imaging][sliding]") {
     const auto x = random_tensor<float>({9, 10}, {"H", "W"}, 9).with_grad();
     const auto scale = nt::full<float>({1}, 3.0f, {"H"}).with_grad();
