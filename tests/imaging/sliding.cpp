@@ -226,6 +226,17 @@ TEST_CASE("sliding_window: the named rule", "[imaging][sliding]") {
     CHECK(nt::max(nt::abs(threaded - all)).at() == 0.0f);
 }
 
+TEST_CASE("sliding_window: a prediction may reorder the axes; spatial ones are found by name",
+          "[imaging][sliding]") {
+    const auto x = random_tensor<float>({2, 11, 13}, {"C", "H", "W"}, 21);
+    // A strided view in another axis order: (?, W, C, H).
+    auto model = [](const nt::Tensor<float>& w) { return (w * 2.0f).permute({0, 3, 1, 2}); };
+    const auto got = nt::sliding_window(x, {"H", "W"}, {4, 6}, model,
+                                        {.overlap = 0.5, .batch = 3, .blend = nt::blend::gaussian});
+    CHECK(got.spec() == nt::spec({13, 2, 11}, {"W", "C", "H"}));
+    require_close(got, (x * 2.0f).permute({"W", "C", "H"}), 1e-6);
+}
+
 TEST_CASE("sliding_window: empty axes give empty results", "[imaging][sliding]") {
     auto id = [](const nt::Tensor<float>& w) { return w; };
     // An empty spatial axis: padded to one window (constant), then cropped to nothing.
