@@ -31,6 +31,7 @@
 #include "nt/segmentation.hpp"
 #include "nt/reduce.hpp"
 #include "nt/shape_config.hpp"
+#include "nt/sliding_window.hpp"
 #include "nt/small_vector.hpp"
 #include "nt/sort.hpp"
 #include "nt/spec.hpp"

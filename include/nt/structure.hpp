@@ -35,7 +35,7 @@ namespace nt {
 enum class pad_mode : std::uint8_t {
     constant,   ///< a value (default 0)
     edge,       ///< the edge element repeated
-    reflect,    ///< mirrored without repeating the edge: widths must be < the axis size
+    reflect,    ///< mirrored without repeating the edge (wider pads reflect again, as NumPy)
     symmetric,  ///< mirrored with the edge repeated (any width: the mirror repeats)
     wrap,       ///< the other end of the axis (any width: periodic)
 };
@@ -223,8 +223,7 @@ template <element T>
 /// A copy of `t` with elements added before and after the listed axes (np.pad);
 /// axes not listed are not padded. Modes as NumPy's; `value` is for constant.
 /// Names are kept. Throws axis_out_of_range, invalid_argument (negative width, an
-/// axis listed twice, reflect wider than size - 1, a non-constant mode on an empty
-/// axis).
+/// axis listed twice, a non-constant mode on an empty axis).
 ///     nt::pad(img, {{"H", {2, 2}}, {"W", {2, 2}}}, nt::pad_mode::reflect);
 template <element T>
 [[nodiscard]] Tensor<T> pad(const Tensor<T>& t, pad_widths_arg widths, pad_mode mode = pad_mode::constant,
