@@ -35,7 +35,7 @@ bool is_floating(dtype d) noexcept { return d == dtype::f16 || d == dtype::f32 |
 #if NT_TAPE_POOL
 constexpr std::size_t tape_granule = 64;     // block sizes: 64, 128, ... bytes
 constexpr std::size_t tape_classes = 32;     // up to 2 KiB; larger blocks go to operator new
-constexpr std::uint32_t tape_kept = 4096;    // free blocks kept per size and thread
+constexpr std::size_t tape_kept_bytes = std::size_t{1} << 21;  // free bytes kept per size and thread
 
 struct free_block {
     free_block* next;
@@ -86,7 +86,7 @@ void* tape_allocate(std::size_t bytes) {
 void tape_deallocate(void* block, std::size_t bytes) noexcept {
 #if NT_TAPE_POOL
     const std::size_t c = (bytes + tape_granule - 1) / tape_granule - 1;
-    if (c < tape_classes && !cache.closed && cache.count[c] < tape_kept) {
+    if (c < tape_classes && !cache.closed && cache.count[c] < tape_kept_bytes / ((c + 1) * tape_granule)) {
         auto* b = static_cast<free_block*>(block);
         b->next = cache.head[c];
         cache.head[c] = b;
