@@ -19,24 +19,117 @@ thread_local bool recording = true;
 
 bool is_floating(dtype d) noexcept { return d == dtype::f16 || d == dtype::f32 || d == dtype::f64; }
 
-// --- the version counter ------------------------------------------------------------
-// Keyed by the storage block, so that a write through any view of a saved tensor is
-// seen. Only blocks that some saved tensor watches are counted: a write elsewhere
-// costs the relaxed load of watched_storages in before_write.
+// --- the tape's memory -----------------------------------------------------------------
 
-struct storage_version {
-    std::int64_t watchers = 0;
-    std::uint64_t version = 0;
-    std::string last_write;
+#if defined(__SANITIZE_ADDRESS__)
+#define NT_TAPE_POOL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NT_TAPE_POOL 0
+#endif
+#endif
+#ifndef NT_TAPE_POOL
+#define NT_TAPE_POOL 1
+#endif
+
+#if NT_TAPE_POOL
+constexpr std::size_t tape_granule = 64;     // block sizes: 64, 128, ... bytes
+constexpr std::size_t tape_classes = 32;     // up to 2 KiB; larger blocks go to operator new
+constexpr std::size_t tape_kept_bytes = std::size_t{1} << 21;  // free bytes kept per size and thread
+
+struct free_block {
+    free_block* next;
 };
+// Trivially destructible, so that a block freed while the thread ends (a graph held
+// by a thread_local) still finds it; tape_cache_owner frees the blocks at thread exit.
+struct tape_cache {
+    free_block* head[tape_classes];
+    std::uint32_t count[tape_classes];
+    bool closed;
+};
+thread_local tape_cache cache{};
 
-std::mutex versions_mutex;
-std::unordered_map<const void*, storage_version>& versions() {
-    static std::unordered_map<const void*, storage_version> table;
+struct tape_cache_owner {
+    tape_cache_owner() = default;
+    tape_cache_owner(const tape_cache_owner&) = delete;
+    tape_cache_owner& operator=(const tape_cache_owner&) = delete;
+    ~tape_cache_owner() {
+        cache.closed = true;
+        for (std::size_t c = 0; c < tape_classes; ++c)
+            while (free_block* b = cache.head[c]) {
+                cache.head[c] = b->next;
+                ::operator delete(b);
+            }
+    }
+};
+thread_local tape_cache_owner cache_owner;
+#endif
+
+}  // namespace
+
+void* tape_allocate(std::size_t bytes) {
+#if NT_TAPE_POOL
+    const std::size_t c = (bytes + tape_granule - 1) / tape_granule - 1;
+    if (c < tape_classes && !cache.closed) {
+        if (free_block* b = cache.head[c]) {
+            cache.head[c] = b->next;
+            --cache.count[c];
+            return b;
+        }
+        (void)&cache_owner;  // constructs it on this thread, so that it frees the cache at exit
+        return ::operator new((c + 1) * tape_granule);
+    }
+#endif
+    return ::operator new(bytes);
+}
+
+void tape_deallocate(void* block, std::size_t bytes) noexcept {
+#if NT_TAPE_POOL
+    const std::size_t c = (bytes + tape_granule - 1) / tape_granule - 1;
+    if (c < tape_classes && !cache.closed && cache.count[c] < tape_kept_bytes / ((c + 1) * tape_granule)) {
+        auto* b = static_cast<free_block*>(block);
+        b->next = cache.head[c];
+        cache.head[c] = b;
+        ++cache.count[c];
+        return;
+    }
+#endif
+    ::operator delete(block);
+}
+
+namespace {
+
+// --- the version counter ------------------------------------------------------------
+// A write in place must be seen by every saved tensor of its storage, through any
+// view. Storages hash into slots; each slot counts the saved tensors that watch it and
+// the writes into its storages. Saving and freeing a saved tensor is an atomic add on
+// its slot (no lock, no allocation: a training step saves thousands). A write into a
+// watched slot also notes, under a lock, its storage and the slot's count after it,
+// so that a saved tensor whose slot moved can tell its own storage's write from a
+// neighbour's.
+
+struct version_slot {
+    std::atomic<std::int64_t> watchers{0};
+    std::atomic<std::uint64_t> writes{0};
+};
+constexpr std::size_t version_slot_count = 4096;
+version_slot version_slots[version_slot_count];
+
+struct storage_write {
+    std::uint64_t count;  // the slot's writes after this one
+    std::string op;
+};
+std::mutex writes_mutex;
+std::unordered_map<const void*, storage_write>& written_storages() {
+    static std::unordered_map<const void*, storage_write> table;
     return table;
 }
 
-const void* storage_key(const tensor_base& t) noexcept { return t.storage(); }
+version_slot& slot_of(const void* storage) noexcept {
+    auto bits = reinterpret_cast<std::uintptr_t>(storage) >> 4;
+    bits ^= bits >> 12;
+    return version_slots[(bits * 0x9E3779B97F4A7C15ull >> 40) % version_slot_count];
+}
 
 }  // namespace
 
@@ -67,123 +160,94 @@ void refuse_out_in_graph(std::string_view op, const tensor_base& out) {
 }
 
 void advance_version(const tensor_base& t, std::string_view op) {
-    const void* key = storage_key(t);
+    const void* key = t.storage();
     if (key == nullptr) return;
-    std::lock_guard lock(versions_mutex);
-    auto it = versions().find(key);
-    if (it == versions().end()) return;
-    ++it->second.version;
-    it->second.last_write = std::string(op);
+    version_slot& slot = slot_of(key);
+    if (slot.watchers.load(std::memory_order_acquire) == 0) return;
+    std::lock_guard lock(writes_mutex);
+    const std::uint64_t count = slot.writes.fetch_add(1, std::memory_order_acq_rel) + 1;
+    written_storages().insert_or_assign(key, storage_write{count, std::string(op)});
 }
 
 // --- saved tensors ------------------------------------------------------------------
 
-saved_tensor::saved_tensor(const tensor_base& t, std::string_view rule_op) : t_(t), rule_op_(rule_op) { watch(); }
+struct saved_tensor::block {
+    block(tensor_base t, std::weak_ptr<tape_node> node, std::string_view op)
+        : tensor(std::move(t)), output_node(std::move(node)), rule_op(op) {
+        if (tensor.storage() == nullptr) return;
+        version_slot& slot = slot_of(tensor.storage());
+        slot.watchers.fetch_add(1, std::memory_order_acq_rel);
+        watched_storages.fetch_add(1, std::memory_order_relaxed);
+        writes = slot.writes.load(std::memory_order_acquire);
+    }
+    block(const block&) = delete;
+    block& operator=(const block&) = delete;
+    ~block() {
+        if (tensor.storage() == nullptr) return;
+        watched_storages.fetch_sub(1, std::memory_order_relaxed);
+        if (slot_of(tensor.storage()).watchers.fetch_sub(1, std::memory_order_acq_rel) == 1) forget_writes();
+    }
+    // The slot's last watcher is gone: its storages' notes are of no more use.
+    void forget_writes() const noexcept {
+        std::lock_guard lock(writes_mutex);
+        auto& table = written_storages();
+        if (table.empty()) return;
+        version_slot* mine = &slot_of(tensor.storage());
+        for (auto it = table.begin(); it != table.end();)
+            it = &slot_of(it->first) == mine ? table.erase(it) : std::next(it);
+    }
+    // The op that wrote into the storage since it was saved, or empty.
+    [[nodiscard]] std::string write_since() const {
+        if (tensor.storage() == nullptr) return {};
+        if (slot_of(tensor.storage()).writes.load(std::memory_order_acquire) == writes) return {};
+        std::lock_guard lock(writes_mutex);
+        auto it = written_storages().find(tensor.storage());
+        return it != written_storages().end() && it->second.count > writes ? it->second.op : std::string();
+    }
+
+    tensor_base tensor;
+    std::weak_ptr<tape_node> output_node;
+    std::string rule_op;
+    std::uint64_t writes = 0;  // the slot's writes when saved
+};
+
+saved_tensor::saved_tensor(const tensor_base& t, std::string_view rule_op)
+    : saved_(std::allocate_shared<const block>(tape_allocator<block>(), t, std::weak_ptr<tape_node>(), rule_op)) {}
 
 saved_tensor saved_tensor::output(const tensor_base& out, std::string_view rule_op) {
     saved_tensor s;
-    s.t_ = out.without_grad_node();
-    s.output_node_ = out.grad_node();
-    s.rule_op_ = std::string(rule_op);
-    s.watch();
+    s.saved_ = std::allocate_shared<const block>(tape_allocator<block>(), out.without_grad_node(), out.grad_node(),
+                                                 rule_op);
     return s;
 }
 
-saved_tensor::saved_tensor(const saved_tensor& other)
-    : t_(other.t_), output_node_(other.output_node_), rule_op_(other.rule_op_) {
-    if (other.watching_) {
-        watch();
-        version_ = other.version_;
-    }
-}
-
-saved_tensor& saved_tensor::operator=(const saved_tensor& other) {
-    if (this == &other) return *this;
-    unwatch();
-    t_ = other.t_;
-    output_node_ = other.output_node_;
-    rule_op_ = other.rule_op_;
-    if (other.watching_) {
-        watch();
-        version_ = other.version_;
-    }
-    return *this;
-}
-
-saved_tensor::saved_tensor(saved_tensor&& other) noexcept
-    : t_(std::move(other.t_)),
-      output_node_(std::move(other.output_node_)),
-      rule_op_(std::move(other.rule_op_)),
-      version_(other.version_),
-      watching_(std::exchange(other.watching_, false)) {}
-
-saved_tensor& saved_tensor::operator=(saved_tensor&& other) noexcept {
-    if (this == &other) return *this;
-    unwatch();
-    t_ = std::move(other.t_);
-    output_node_ = std::move(other.output_node_);
-    rule_op_ = std::move(other.rule_op_);
-    version_ = other.version_;
-    watching_ = std::exchange(other.watching_, false);
-    return *this;
-}
-
-saved_tensor::~saved_tensor() { unwatch(); }
-
-void saved_tensor::watch() {
-    const void* key = storage_key(t_);
-    if (key == nullptr) return;
-    std::lock_guard lock(versions_mutex);
-    auto [it, fresh] = versions().try_emplace(key);
-    if (fresh) watched_storages.fetch_add(1, std::memory_order_relaxed);
-    ++it->second.watchers;
-    version_ = it->second.version;
-    watching_ = true;
-}
-
-void saved_tensor::unwatch() noexcept {
-    if (!watching_) return;
-    watching_ = false;
-    std::lock_guard lock(versions_mutex);
-    auto it = versions().find(storage_key(t_));
-    if (it == versions().end()) return;
-    if (--it->second.watchers == 0) {
-        versions().erase(it);
-        watched_storages.fetch_sub(1, std::memory_order_relaxed);
-    }
-}
-
 any_tensor saved_tensor::get() const {
-    if (watching_) {
-        std::string write;
-        {
-            std::lock_guard lock(versions_mutex);
-            auto it = versions().find(storage_key(t_));
-            if (it != versions().end() && it->second.version != version_) write = it->second.last_write;
-        }
-        if (!write.empty())
-            throw error(errc::modified_in_place,
-                        "backward: the rule of '" + rule_op_ + "' needs the tensor " + t_.describe() +
-                            " it saved, which '" + write +
-                            "' wrote in place since; compute on a copy (t.clone()) before "
-                            "writing, or write after backward()");
-    }
-    if (auto n = output_node_.lock()) {
-        tensor_base t = t_;
+    if (!saved_) return {};
+    const block& b = *saved_;
+    if (const std::string write = b.write_since(); !write.empty())
+        throw error(errc::modified_in_place,
+                    "backward: the rule of '" + b.rule_op + "' needs the tensor " + b.tensor.describe() +
+                        " it saved, which '" + write +
+                        "' wrote in place since; compute on a copy (t.clone()) before "
+                        "writing, or write after backward()");
+    if (auto n = b.output_node.lock()) {
+        tensor_base t = b.tensor;
         t.set_grad_node(std::move(n));
         return any_tensor(std::move(t));
     }
-    return any_tensor(t_);
+    return any_tensor(b.tensor);
 }
 
 // --- nodes --------------------------------------------------------------------------
+
+std::shared_ptr<tape_node> make_tape_node() { return std::allocate_shared<tape_node>(tape_allocator<tape_node>()); }
 
 std::string tape_node::describe() const { return "'" + op + "' (result " + spec_text(shape.span(), names.span()) + ")"; }
 
 void attach_node(std::string_view op, tensor_base& out, std::initializer_list<const tensor_base*> inputs,
                  backward_rule rule) {
     if (!is_floating(out.type())) return;
-    auto n = std::make_shared<tape_node>();
+    auto n = make_tape_node();
     n->op = std::string(op);
     n->type = out.type();
     n->shape = dims(out.shape());
@@ -331,7 +395,7 @@ tensor_base mark_with_grad(const tensor_base& t) {
                                                 "fresh leaf with t.detach().with_grad())");
     if (t.grad_node()) return t;
     tensor_base out = t;
-    auto n = std::make_shared<tape_node>();
+    auto n = make_tape_node();
     n->op = "with_grad";
     n->leaf = true;
     n->type = t.type();

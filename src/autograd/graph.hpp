@@ -9,7 +9,10 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
+#include <cstddef>
+#include <new>
+#include <type_traits>
+#include <utility>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -25,14 +28,104 @@ namespace nt::detail {
 
 /// The gradients a rule returns, one per input of its node (nullopt: none).
 using input_gradients = std::vector<std::optional<any_tensor>>;
-using backward_rule = std::function<input_gradients(const any_tensor& gradient)>;
+
+// --- the tape's memory ----------------------------------------------------------------
+// A recorded operation makes a node, its rule and its saved tensors: small blocks that
+// all go when the graph goes, in the thousands per training step. They come from a
+// per-thread cache of free blocks by size (the C library's own cache holds a few per
+// size, and a freed graph returns hundreds at once). Under AddressSanitizer they come
+// from operator new, so that its checks see every block.
+
+[[nodiscard]] void* tape_allocate(std::size_t bytes);
+void tape_deallocate(void* block, std::size_t bytes) noexcept;
+
+template <class T>
+struct tape_allocator {
+    using value_type = T;
+    tape_allocator() noexcept = default;
+    template <class U>
+    tape_allocator(const tape_allocator<U>&) noexcept {}  // NOLINT(google-explicit-constructor)
+    [[nodiscard]] T* allocate(std::size_t n) {
+        static_assert(alignof(T) <= alignof(std::max_align_t));
+        return static_cast<T*>(tape_allocate(n * sizeof(T)));
+    }
+    void deallocate(T* p, std::size_t n) noexcept { tape_deallocate(p, n * sizeof(T)); }
+    template <class U>
+    bool operator==(const tape_allocator<U>&) const noexcept {
+        return true;
+    }
+};
+
+/// A node's rule: turns the gradient of its result into the gradients of its inputs.
+/// A move-only callable (std::function without the copies), its object in tape memory.
+class backward_rule {
+public:
+    backward_rule() noexcept = default;
+    backward_rule(std::nullptr_t) noexcept {}  // NOLINT(google-explicit-constructor)
+    template <class F>
+        requires(!std::is_same_v<std::decay_t<F>, backward_rule> &&
+                 std::is_invocable_r_v<input_gradients, std::decay_t<F>&, const any_tensor&>)
+    backward_rule(F&& f)  // NOLINT(google-explicit-constructor)
+    {
+        using G = std::decay_t<F>;
+        void* block = tape_allocate(sizeof(G));
+        try {
+            object_ = ::new (block) G(std::forward<F>(f));
+        } catch (...) {
+            tape_deallocate(block, sizeof(G));
+            throw;
+        }
+        ops_ = &ops_of<G>;
+    }
+    backward_rule(backward_rule&& other) noexcept
+        : object_(std::exchange(other.object_, nullptr)), ops_(std::exchange(other.ops_, nullptr)) {}
+    backward_rule& operator=(backward_rule&& other) noexcept {
+        if (this != &other) {
+            reset();
+            object_ = std::exchange(other.object_, nullptr);
+            ops_ = std::exchange(other.ops_, nullptr);
+        }
+        return *this;
+    }
+    backward_rule& operator=(std::nullptr_t) noexcept {
+        reset();
+        return *this;
+    }
+    ~backward_rule() { reset(); }
+
+    explicit operator bool() const noexcept { return object_ != nullptr; }
+    input_gradients operator()(const any_tensor& gradient) const { return ops_->call(object_, gradient); }
+
+private:
+    struct operations {
+        input_gradients (*call)(void* object, const any_tensor& gradient);
+        void (*destroy)(void* object) noexcept;
+    };
+    template <class G>
+    static constexpr operations ops_of{
+        [](void* o, const any_tensor& g) -> input_gradients { return (*static_cast<G*>(o))(g); },
+        [](void* o) noexcept {
+            static_cast<G*>(o)->~G();
+            tape_deallocate(o, sizeof(G));
+        }};
+    void reset() noexcept {
+        if (object_ != nullptr) ops_->destroy(std::exchange(object_, nullptr));
+    }
+    void* object_ = nullptr;
+    const operations* ops_ = nullptr;
+};
 
 struct tape_node {
+    // User-provided: make_tape_node's value-initialisation would zero the whole node
+    // (its inline shape and names buffers too) before the members' initialisers run.
+    tape_node() noexcept {}  // NOLINT(modernize-use-equals-default)
+
     std::string op;  // the operation, for messages
     dtype type = dtype::f32;
     dims shape;
     name_list names;
-    std::vector<std::shared_ptr<tape_node>> inputs;  // null where an input takes no gradient
+    // null where an input takes no gradient
+    std::vector<std::shared_ptr<tape_node>, tape_allocator<std::shared_ptr<tape_node>>> inputs;
     backward_rule rule;
     bool leaf = false;
     bool released = false;  // the rule was freed by a backward pass without retain_graph
@@ -42,6 +135,9 @@ struct tape_node {
 
     [[nodiscard]] std::string describe() const;
 };
+
+/// A new node (in tape memory).
+[[nodiscard]] std::shared_ptr<tape_node> make_tape_node();
 
 /// Records `rule` as the node of `out`, with the nodes of `inputs` (a null pointer or
 /// a tensor outside any graph gives a null input). Does nothing when `out` is not
@@ -59,23 +155,12 @@ public:
     saved_tensor(const tensor_base& t, std::string_view rule_op);
     /// The result of the operation that saves it.
     static saved_tensor output(const tensor_base& out, std::string_view rule_op);
-    saved_tensor(const saved_tensor& other);
-    saved_tensor& operator=(const saved_tensor& other);
-    // A move hands the registration over (rules move their saved tensors in).
-    saved_tensor(saved_tensor&& other) noexcept;
-    saved_tensor& operator=(saved_tensor&& other) noexcept;
-    ~saved_tensor();
 
     [[nodiscard]] any_tensor get() const;
 
 private:
-    void watch();
-    void unwatch() noexcept;
-    tensor_base t_;
-    std::weak_ptr<tape_node> output_node_;
-    std::string rule_op_;
-    std::uint64_t version_ = 0;
-    bool watching_ = false;
+    struct block;  // the tensor and its watch of the storage's version (graph.cpp)
+    std::shared_ptr<const block> saved_;
 };
 
 /// Where a reverse pass starts: a node and the gradient of its result.

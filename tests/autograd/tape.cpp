@@ -92,6 +92,32 @@ TEST_CASE("writes in place to a saved tensor make backward throw modified_in_pla
     require_error([&] { prod.backward(); }, nt::errc::modified_in_place, {});
 }
 
+TEST_CASE("writes to other storages never trip a saved tensor", "[autograd][tape]") {
+    // Storages share version slots (src/autograd/graph.cpp): thousands of writes into
+    // other tensors, some in the saved one's slot, must not be taken for its own.
+    auto w = nt::full<double>({4}, 2.0).with_grad();
+    auto saved = nt::full<double>({4}, 3.0);
+    auto y = nt::sum(saved * w);  // saves `saved`
+    std::vector<nt::Tensor<double>> others;
+    for (int i = 0; i < 20000; ++i) {
+        others.push_back(nt::zeros<double>({1}));
+        others.back().fill(1.0);
+    }
+    y.backward();
+    CHECK(w.grad().to_vector() == std::vector<double>{3, 3, 3, 3});
+    // A storage written before it was saved, and again after its graph was freed.
+    auto v = nt::full<double>({2}, 1.0);
+    v.fill(4.0);
+    auto z = nt::sum(v * w.slice(0, 0, 2));
+    w.zero_grad();
+    z.backward();
+    v.fill(5.0);
+    auto z2 = nt::sum(v * w.slice(0, 0, 2));
+    w.zero_grad();
+    z2.backward();
+    CHECK(w.grad().to_vector() == std::vector<double>{5, 5, 0, 0});
+}
+
 TEST_CASE("errors name the operation and the fix", "[autograd][tape][errors]") {
     auto i = nt::zeros<std::int32_t>({3});
     const std::string integer = nt::test::error_message(nt::errc::invalid_argument, [&] { (void)i.with_grad(); });
@@ -123,7 +149,7 @@ TEST_CASE("function transforms leave the leaves' gradients alone", "[autograd][t
     // value_and_grad; several arguments give a tuple; f independent of an argument: zeros.
     const auto x = random_tensor({2, 3}, {"N", "C"}, -1, 1, 3);
     const auto [value, grads] =
-        nt::value_and_grad([](const auto& a, const auto& b) { return nt::sum(a * 2.0); }, x, x.index(0));
+        nt::value_and_grad([](const auto& a, const auto& /*b*/) { return nt::sum(a * 2.0); }, x, x.index(0));
     CHECK(value.to_vector()[0] == Approx(2.0 * nt::sum(x).to_vector()[0]));
     CHECK(std::get<1>(grads).to_vector() == std::vector<double>{0, 0, 0});
     // vjp and jvp of an element-wise square: 2 x v.
