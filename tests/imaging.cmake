@@ -5,3 +5,7 @@
 # The boundary modes: where scipy.ndimage's correlate1d reads past an edge.
 nt_add_oracle(imaging_boundary numpy/gen_imaging_boundary.py TEST test_imaging SPEC "[numpy][imaging_boundary]"
               OUT imaging_boundary.txt)
+
+# Pooling and resampling: torch's pools and interpolate (and their gradients), scipy.ndimage.zoom.
+nt_add_oracle(imaging_pool numpy/gen_imaging_pool.py TEST test_imaging SPEC "[numpy][imaging_pool]"
+              OUT imaging_pool.txt)
