@@ -365,14 +365,14 @@ pool_plan plan_pool(const tensor_base& x, std::span<const Axis> axes, std::span<
     if (sizes.empty())
         throw_error(errc::invalid_argument, std::string(op) + ": no window size given; give one size, or one per axis");
     p.size = per_axis(sizes, p.geo, 1, "the window size", op);
-    p.stride = per_axis(o.stride.span(), p.geo, 0, "stride", op);
+    p.stride = per_axis(o.stride.span(), p.geo, -1, "stride", op);
     p.pad = per_axis(o.padding.span(), p.geo, 0, "padding", op);
     if (!max && !o.dilation.empty())
         throw_error(errc::invalid_argument, std::string(op) + ": dilation is max_pool's option (torch's avg_pool has none)");
     p.dil = per_axis(o.dilation.span(), p.geo, 1, "dilation", op);
     for (std::size_t i = 0; i < k; ++i) {
         const std::string axis = axis_text(x, p.geo.pos[i]);
-        if (p.stride[i] == 0) p.stride[i] = p.size[i];
+        if (o.stride.empty()) p.stride[i] = p.size[i];
         if (p.size[i] < 1)
             throw_error(errc::invalid_argument, std::string(op) + ": window size " + std::to_string(p.size[i]) +
                                                     " along axis " + axis + "; give a size of at least 1");
