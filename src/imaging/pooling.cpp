@@ -428,6 +428,50 @@ void max_pool_kernel(const T* src, T* dst, std::int64_t* where, std::int64_t B, 
     }
     constexpr T lowest =
         std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+    // A NaN wins (torch's `v > best || isnan(v)`); written as a select so it vectorizes.
+    auto pick = [](T best, T v) {
+        if constexpr (std::is_floating_point_v<T>) return (v > best || v != v) ? v : best;
+        else return v > best ? v : best;
+    };
+    if (!where) {
+        // Without positions the window's maximum is separable: the D x H window's rows
+        // combined element-wise (contiguous, vectorized), then the W windows of that row.
+        auto rows_part = [&](std::int64_t r0, std::int64_t r1) {
+            std::vector<T> temp(static_cast<std::size_t>(in[2]));
+            for (std::int64_t r = r0; r < r1; ++r) {
+                const std::int64_t oh = r % out[1], od = (r / out[1]) % out[0], b = r / (out[0] * out[1]);
+                std::int64_t d0 = od * st[0] - pd[0];
+                const std::int64_t d1 = std::min(d0 + (ks[0] - 1) * dl[0] + 1, in[0]);
+                while (d0 < 0) d0 += dl[0];
+                std::int64_t h0 = oh * st[1] - pd[1];
+                const std::int64_t h1 = std::min(h0 + (ks[1] - 1) * dl[1] + 1, in[1]);
+                while (h0 < 0) h0 += dl[1];
+                const T* s = src + b * plane;
+                T* tp = temp.data();
+                std::fill(tp, tp + in[2], lowest);
+                for (std::int64_t id = d0; id < d1; id += dl[0])
+                    for (std::int64_t ih = h0; ih < h1; ih += dl[1]) {
+                        const T* line = s + (id * in[1] + ih) * in[2];
+                        for (std::int64_t i = 0; i < in[2]; ++i) tp[i] = pick(tp[i], line[i]);
+                    }
+                T* o = dst + r * out[2];
+                if (ks[2] == 2 && st[2] == 2 && dl[2] == 1 && pd[2] == 0 && 2 * out[2] <= in[2]) {
+                    for (std::int64_t ow = 0; ow < out[2]; ++ow) o[ow] = pick(tp[2 * ow], tp[2 * ow + 1]);
+                } else {
+                    for (std::int64_t ow = 0; ow < out[2]; ++ow) {
+                        T best = lowest;
+                        const std::int64_t we = w1[static_cast<std::size_t>(ow)];
+                        for (std::int64_t iw = w0[static_cast<std::size_t>(ow)]; iw < we; iw += dl[2])
+                            best = pick(best, tp[iw]);
+                        o[ow] = best;
+                    }
+                }
+            }
+        };
+        if (want_parallel(rows * in[2] * ks[0] * ks[1])) parallel_for(rows, rows_part);
+        else rows_part(0, rows);
+        return;
+    }
     auto part = [&](std::int64_t r0, std::int64_t r1) {
         for (std::int64_t r = r0; r < r1; ++r) {
             const std::int64_t oh = r % out[1], od = (r / out[1]) % out[0], b = r / (out[0] * out[1]);
