@@ -199,3 +199,14 @@ TEST_CASE("pooling and resampling: errors name the operation, the axis and the s
     require_error([&] { (void)nt::zoom(x, {1.0, 2.0, 3.0}, {"H", "W"}, 1); }, errc::invalid_argument,
                   {"zoom", "3 factors for 2 spatial axes"});
 }
+
+TEST_CASE("resize and avg_pool on half: computed in float, rounded once", "[imaging][imaging_pool]") {
+    const auto x = random_tensor({2, 5, 6}, {"C", "H", "W"}, -1, 1, 21).astype<nt::half>();
+    const auto xf = x.astype<float>();
+    const auto r = nt::resize(x, {{"H", 9}, {"W", 4}}, nt::interp::cubic);
+    const auto rf = nt::resize(xf, {{"H", 9}, {"W", 4}}, nt::interp::cubic).astype<nt::half>();
+    CHECK(r.to_vector() == rf.to_vector());
+    const auto a = nt::avg_pool(x, {"W", "H"}, {2});
+    const auto af = nt::avg_pool(xf, {"W", "H"}, {2}).astype<nt::half>();
+    CHECK(a.to_vector() == af.to_vector());
+}
