@@ -210,3 +210,11 @@ TEST_CASE("resize and avg_pool on half: computed in float, rounded once", "[imag
     const auto af = nt::avg_pool(xf, {"W", "H"}, {2}).astype<nt::half>();
     CHECK(a.to_vector() == af.to_vector());
 }
+
+TEST_CASE("pooling and resampling: an empty batch axis gives an empty result", "[imaging][imaging_pool]") {
+    const auto x = nt::zeros<float>({0, 4, 6}, {"N", "H", "W"});
+    CHECK(nt::to_string(nt::max_pool(x, {"H", "W"}, {2}).spec()) == "(0,2,3 | N,H,W)");
+    CHECK(nt::to_string(nt::avg_pool(x, {"H", "W"}, {2}).spec()) == "(0,2,3 | N,H,W)");
+    CHECK(nt::to_string(nt::resize(x, {{"W", 5}}, nt::interp::cubic).spec()) == "(0,4,5 | N,H,W)");
+    CHECK(nt::to_string(nt::zoom(x, {2.0}, {"H", "W"}, 3).spec()) == "(0,8,12 | N,H,W)");
+}
