@@ -141,7 +141,7 @@ template <element T>
 
 /// x resampled to the target sizes of the named axes, as
 /// torch.nn.functional.interpolate(x, size=..., mode=..., align_corners=...).
-/// Floating types only (type_mismatch otherwise). Throws axis_out_of_range,
+/// Floating types; integer types with nearest only, as torch (type_mismatch otherwise). Throws axis_out_of_range,
 /// duplicate_name, invalid_argument (a target below 1, an empty input axis).
 ///     nt::resize(ct, {{"H", 512}, {"W", 512}}, nt::interp::linear);
 template <element T>

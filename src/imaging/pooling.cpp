@@ -821,9 +821,10 @@ namespace {
 
 tensor_base resize_impl(const tensor_base& x, const geometry& geo, const dims& sizes, const std::vector<double>& factors,
                         interp mode, const resize_options& options, std::string_view op) {
-    if (!floating(x.type()))
+    if (x.type() == dtype::b8 || (!floating(x.type()) && mode != interp::nearest))
         throw_error(errc::type_mismatch, std::string(op) + ": " + std::string(to_string(x.type())) +
-                                             " elements; torch's interpolate takes floating types (astype first)");
+                                             " elements; torch interpolates floating types (integers with nearest "
+                                             "only; astype first)");
     auto m = std::make_shared<separable_map>();
     m->op = std::string(op);
     m->geo = geo;
@@ -839,7 +840,16 @@ tensor_base resize_impl(const tensor_base& x, const geometry& geo, const dims& s
         m->taps.push_back(x.type() == dtype::f64 ? resize_taps<double>(geo.in[i], sizes[i], mode, options.align_corners, f)
                                                  : resize_taps<float>(geo.in[i], sizes[i], mode, options.align_corners, f));
     }
-    return map_forward(any_tensor(x), m, 0.0).base();
+    if (floating(x.type())) return map_forward(any_tensor(x), m, 0.0).base();
+    // Integers, nearest: every weight is 1, so the kernel in the element type copies exactly.
+    const tensor_base in = to_work(x, geo);
+    tensor_base out = new_work(x.type(), geo, sizes.span(), op);
+    visit_dtype(x.type(), [&](auto type) {
+        using T = typename decltype(type)::type;
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+            forward_kernel<T>(reinterpret_cast<const T*>(in.data()), reinterpret_cast<T*>(out.data()), *m, T(0));
+    });
+    return from_work(out, geo);
 }
 
 }  // namespace

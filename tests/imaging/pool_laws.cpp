@@ -192,8 +192,8 @@ TEST_CASE("pooling and resampling: errors name the operation, the axis and the s
                   {"resize", "target size 0", "'H'"});
     require_error([&] { (void)nt::resize(x, {"W"}, {0.1}, nt::interp::linear); }, errc::invalid_argument,
                   {"resize", "target size 0", "'W'"});
-    require_error([&] { (void)nt::resize(x.astype<std::uint8_t>(), {{"H", 4}}); }, errc::type_mismatch,
-                  {"resize", "u8"});
+    require_error([&] { (void)nt::resize(x.astype<std::uint8_t>(), {{"H", 4}}, nt::interp::linear); },
+                  errc::type_mismatch, {"resize", "u8", "nearest only"});
     require_error([&] { (void)nt::zoom(x, {2.0}, {"W"}, 2); }, errc::invalid_argument, {"zoom", "order 2"});
     require_error([&] { (void)nt::zoom(x, {-1.0}, {"W"}, 1); }, errc::invalid_argument, {"zoom", "'W'", "above 0"});
     require_error([&] { (void)nt::zoom(x, {1.0, 2.0, 3.0}, {"H", "W"}, 1); }, errc::invalid_argument,

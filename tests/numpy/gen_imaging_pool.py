@@ -128,7 +128,7 @@ def resize_cases(w, rng, nprng, count):
     for i in range(count):
         mode = rng.choice(["nearest", "linear", "linear", "cubic"])
         k = 2 if mode == "cubic" else rng.choice([1, 2, 3])
-        dtype = rng.choice(["f32", "f64"])
+        dtype = rng.choice(["f32", "f64", "u8"] if mode == "nearest" else ["f32", "f64"])
         x = spatial_input(rng, nprng, k, dtype, 1 if rng.random() < 0.15 else 2, 8)
         names = names_of(k)
         order = listed_order(rng, k)
