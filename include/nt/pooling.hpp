@@ -36,7 +36,9 @@
 namespace nt {
 
 /// Options of max_pool / avg_pool, torch's keywords and defaults. Each list is empty
-/// (the default), one value for every spatial axis, or one per axis.
+/// (the default), one value for every spatial axis, or one per axis. The lists do not
+/// own their values (nt::shape_arg): spell the options in the call, or point them at
+/// vectors that outlive it (a braced list in a named pool_options dies with its line).
 struct pool_options {
     shape_arg stride = {};    ///< default: the window size
     shape_arg padding = {};   ///< implicit padding on both sides (-inf for max, 0 for avg); at most half the window
