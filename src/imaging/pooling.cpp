@@ -819,6 +819,32 @@ tensor_base avg_pool(const tensor_base& x, std::span<const Axis> axes, std::span
 
 namespace {
 
+// The nearest map on any element type: one tap of weight 1 per output and axis, so a
+// gather (no arithmetic on the elements).
+template <class T>
+void nearest_gather(const T* src, T* dst, const separable_map& m) {
+    const std::size_t k = m.taps.size();
+    std::int64_t in_block = 1, out_block = 1;
+    small_vector<std::int64_t, 6> in_stride(k);
+    for (std::size_t a = k; a-- > 0;) {
+        in_stride[a] = in_block;
+        in_block *= m.taps[a].in;
+        out_block *= m.taps[a].out;
+    }
+    const axis_taps& last = m.taps[k - 1];
+    const std::int64_t rows = m.geo.batch * (last.out ? out_block / last.out : 0);
+    for (std::int64_t r = 0; r < rows; ++r) {
+        std::int64_t rest = r, off = 0;
+        for (std::size_t a = k - 1; a-- > 0;) {
+            off += m.taps[a].idx[rest % m.taps[a].out] * in_stride[a];
+            rest /= m.taps[a].out;
+        }
+        const T* row = src + rest * in_block + off;
+        T* d = dst + r * last.out;
+        for (std::int64_t j = 0; j < last.out; ++j) d[j] = row[last.idx[j]];
+    }
+}
+
 tensor_base resize_impl(const tensor_base& x, const geometry& geo, const dims& sizes, const std::vector<double>& factors,
                         interp mode, const resize_options& options, std::string_view op) {
     if (x.type() == dtype::b8 || (!floating(x.type()) && mode != interp::nearest))
@@ -847,7 +873,7 @@ tensor_base resize_impl(const tensor_base& x, const geometry& geo, const dims& s
     visit_dtype(x.type(), [&](auto type) {
         using T = typename decltype(type)::type;
         if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
-            forward_kernel<T>(reinterpret_cast<const T*>(in.data()), reinterpret_cast<T*>(out.data()), *m, T(0));
+            nearest_gather<T>(reinterpret_cast<const T*>(in.data()), reinterpret_cast<T*>(out.data()), *m);
     });
     return from_work(out, geo);
 }

@@ -27,7 +27,7 @@ T64 distinct_values(nt::shape_arg shape, nt::names_arg names, std::uint32_t seed
     std::vector<std::int64_t> order(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
     std::sort(order.begin(), order.end(), [&](auto a, auto b) { return v[a] < v[b]; });
-    for (std::int64_t r = 0; r < n; ++r) v[static_cast<std::size_t>(order[static_cast<std::size_t>(r)])] = 0.01 * r;
+    for (std::int64_t r = 0; r < n; ++r) v[static_cast<std::size_t>(order[static_cast<std::size_t>(r)])] = 0.01 * static_cast<double>(r);
     return nt::from_vector(v, shape, names);
 }
 
