@@ -9,3 +9,7 @@ nt_add_oracle(imaging_boundary numpy/gen_imaging_boundary.py TEST test_imaging S
 # sliding_window: MONAI's sliding_window_inference transcribed in NumPy.
 nt_add_oracle(imaging_sliding numpy/gen_imaging_sliding.py TEST test_imaging SPEC "[numpy][sliding]"
               OUT imaging_sliding SEEDED 120 40)
+
+# Pooling and resampling: torch's pools and interpolate (and their gradients), scipy.ndimage.zoom.
+nt_add_oracle(imaging_pool numpy/gen_imaging_pool.py TEST test_imaging SPEC "[numpy][imaging_pool]"
+              OUT imaging_pool.txt)

@@ -25,6 +25,7 @@
 #include "nt/npy.hpp"
 #include "nt/pipeline.hpp"
 #include "nt/pipeline_config.hpp"
+#include "nt/pooling.hpp"
 #include "nt/print.hpp"
 #include "nt/promote.hpp"
 #include "nt/rearrange.hpp"
