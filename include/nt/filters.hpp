@@ -137,6 +137,11 @@ template <element T>
                                        const filter_options& options = {}) {                                      \
         return any_tensor(detail::rank_filter(x.base(), detail::rank_filter_kind::kind, size.span(), axes.span(),  \
                                               options));                                                          \
+    }                                                                                                             \
+    [[nodiscard]] inline any_tensor fn(const any_tensor& x, std::int64_t size, axes_arg axes,                     \
+                                       const filter_options& options = {}) {                                      \
+        return any_tensor(detail::rank_filter(x.base(), detail::rank_filter_kind::kind,                           \
+                                              std::span<const std::int64_t>(&size, 1), axes.span(), options));    \
     }
 
 /// scipy.ndimage.median_filter over a box of `size` (per axis): the element of rank
@@ -189,6 +194,14 @@ template <element T>
                                                 const gaussian_options& options = {}) {
     return any_tensor(detail::gaussian_filter(x.base(), sigma.span(), axes.span(), options));
 }
+[[nodiscard]] inline any_tensor gaussian_filter(const any_tensor& x, double sigma, axes_arg axes,
+                                                const gaussian_options& options = {}) {
+    return any_tensor(detail::gaussian_filter(x.base(), std::span<const double>(&sigma, 1), axes.span(), options));
+}
+[[nodiscard]] inline any_tensor uniform_filter(const any_tensor& x, std::int64_t size, axes_arg axes,
+                                               const filter_options& options = {}) {
+    return any_tensor(detail::uniform_filter(x.base(), std::span<const std::int64_t>(&size, 1), axes.span(), options));
+}
 [[nodiscard]] inline any_tensor uniform_filter(const any_tensor& x, shape_arg size, axes_arg axes,
                                                const filter_options& options = {}) {
     return any_tensor(detail::uniform_filter(x.base(), size.span(), axes.span(), options));
@@ -196,6 +209,14 @@ template <element T>
 [[nodiscard]] inline any_tensor sobel(const any_tensor& x, const Axis& axis, axes_arg axes,
                                       const sobel_options& options = {}) {
     return any_tensor(detail::sobel(x.base(), axis, axes.span(), options));
+}
+[[nodiscard]] inline any_tensor sobel(const any_tensor& x, const Axis& axis, const sobel_options& options = {}) {
+    return any_tensor(detail::sobel(x.base(), axis, std::span<const Axis>(&axis, 1), options));
+}
+[[nodiscard]] inline any_tensor gaussian_gradient_magnitude(const any_tensor& x, double sigma, axes_arg axes,
+                                                            const gaussian_options& options = {}) {
+    return any_tensor(
+        detail::gaussian_gradient_magnitude(x.base(), std::span<const double>(&sigma, 1), axes.span(), options));
 }
 [[nodiscard]] inline any_tensor gaussian_gradient_magnitude(const any_tensor& x, sigmas_arg sigma, axes_arg axes,
                                                             const gaussian_options& options = {}) {

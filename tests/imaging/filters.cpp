@@ -287,3 +287,18 @@ TEST_CASE("filters: errors name the operation, the axis and the sizes", "[imagin
     nt::test::require_error([&] { (void)nt::gaussian_gradient_magnitude(x, -0.5, {"W"}); }, errc::invalid_argument,
                             {"gaussian_gradient_magnitude", "sigma -0.5"});
 }
+
+TEST_CASE("filters: any_tensor forms, 1-D signals, empty tensors", "[imaging][imaging_filters]") {
+    const auto x = random_doubles({7}, {"T"}, 9);
+    const nt::any_tensor a = x;
+    CHECK(nt::gaussian_filter(a, 1.5, "T").as<double>().to_vector() == nt::gaussian_filter(x, 1.5, "T").to_vector());
+    CHECK(nt::uniform_filter(a, 4, "T").as<double>().to_vector() == nt::uniform_filter(x, 4, "T").to_vector());
+    CHECK(nt::median_filter(a, 3, "T").as<double>().to_vector() == nt::median_filter(x, 3, "T").to_vector());
+    CHECK(nt::sobel(a, "T").as<double>().to_vector() == nt::sobel(x, "T").to_vector());
+    CHECK(nt::gaussian_gradient_magnitude(a, 1.0, "T").as<double>().to_vector() ==
+          nt::gaussian_gradient_magnitude(x, 1.0, "T").to_vector());
+    const auto empty = nt::zeros<float>({0, 5}, {"H", "W"});
+    CHECK(nt::to_string(nt::gaussian_filter(empty, 1.0, {"H", "W"}).spec()) == nt::to_string(empty.spec()));
+    CHECK(nt::median_filter(empty, 3, {"H", "W"}).size() == 0);
+    CHECK(nt::gaussian_gradient_magnitude(nt::zeros<std::uint8_t>({0, 3}, {"H", "W"}), 1.0, {"H", "W"}).size() == 0);
+}
