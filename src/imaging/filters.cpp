@@ -228,15 +228,19 @@ void run_pass(W* buf, std::span<const std::int64_t> shape, const pass& p, bounda
                         break;
                     case pass_kind::uniform: {
                         // scipy's running sum: the first window, then one in and one out.
+                        // In double for every type, as scipy; the lanes advance together.
                         const auto size = static_cast<double>(p.taps);
-                        for (std::int64_t b = 0; b < lanes; ++b) {
-                            double t = 0.0;
-                            for (std::int64_t k = 0; k < p.taps; ++k) t += ext[k * lanes + b];
-                            res[b] = static_cast<W>(t / size);
-                            for (std::int64_t i = 1; i < n; ++i) {
-                                t += static_cast<double>(ext[(i + p.taps - 1) * lanes + b]) -
-                                     static_cast<double>(ext[(i - 1) * lanes + b]);
-                                res[i * lanes + b] = static_cast<W>(t / size);
+                        double t[lanes] = {};
+                        for (std::int64_t k = 0; k < p.taps; ++k)
+                            for (std::int64_t b = 0; b < lanes; ++b) t[b] += static_cast<double>(ext[k * lanes + b]);
+                        for (std::int64_t b = 0; b < lanes; ++b) res[b] = static_cast<W>(t[b] / size);
+                        for (std::int64_t i = 1; i < n; ++i) {
+                            const W* in_row = &ext[(i + p.taps - 1) * lanes];
+                            const W* out_row = &ext[(i - 1) * lanes];
+                            W* r = &res[i * lanes];
+                            for (std::int64_t b = 0; b < lanes; ++b) {
+                                t[b] += static_cast<double>(in_row[b]) - static_cast<double>(out_row[b]);
+                                r[b] = static_cast<W>(t[b] / size);
                             }
                         }
                         break;
