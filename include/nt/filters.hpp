@@ -129,7 +129,8 @@ template <element T>
                                              std::span<const std::int64_t>(&size, 1), axes.span(), options));     \
     }                                                                                                             \
     template <element T>                                                                                          \
-    [[nodiscard]] Tensor<T> fn(const Tensor<T>& x, shape_arg size, axes_arg axes, const filter_options& options = {}) { \
+    [[nodiscard]] Tensor<T> fn(const Tensor<T>& x, shape_arg size, axes_arg axes,                                 \
+                               const filter_options& options = {}) {                                              \
         return Tensor<T>(detail::rank_filter(x.base(), detail::rank_filter_kind::kind, size.span(), axes.span(),   \
                                              options));                                                           \
     }                                                                                                             \

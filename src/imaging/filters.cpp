@@ -253,7 +253,8 @@ void run_pass(W* buf, std::span<const std::int64_t> shape, const pass& p, bounda
                             std::copy(&ext[i * lanes], &ext[i * lanes] + lanes, o);
                             for (std::int64_t k = 1; k < p.taps; ++k) {
                                 const W* e = &ext[(i + k) * lanes];
-                                for (std::int64_t b = 0; b < lanes; ++b) o[b] = mx ? std::max(o[b], e[b]) : std::min(o[b], e[b]);
+                                for (std::int64_t b = 0; b < lanes; ++b)
+                                    o[b] = mx ? std::max(o[b], e[b]) : std::min(o[b], e[b]);
                             }
                         }
                         break;
@@ -680,6 +681,10 @@ tensor_base gaussian_gradient_magnitude(const tensor_base& x, std::span<const do
             const std::int64_t count = x.size();
             T* o = reinterpret_cast<T*>(out.data());
             std::vector<T> acc(static_cast<std::size_t>(count), T(0));
+            // NumPy's integer arithmetic wraps (in 64 bits first: two promoted shorts
+            // may overflow int); bool's product is "and", its sum "or".
+            using U = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>>;
+            const auto wrap = [](std::uint64_t v) { return static_cast<T>(static_cast<U>(v)); };
             bool first = true;
             for (const auto& passes : derivatives) {
                 const tensor_base d = compute_passes(x, passes, options.mode, options.cval, false, op);
@@ -688,13 +693,9 @@ tensor_base gaussian_gradient_magnitude(const tensor_base& x, std::span<const do
                     if constexpr (std::is_same_v<T, bool>) {
                         acc[e] = first ? dv[e] : (acc[e] || dv[e]);
                     } else {
-                        using U = std::make_unsigned_t<T>;
-                        // In 64 bits, then wrapped: a product of two promoted shorts may overflow int.
-                        const auto u = static_cast<std::uint64_t>(static_cast<U>(dv[e]));
-                        const T sq = static_cast<T>(static_cast<U>(u * u));
-                        acc[e] = first ? sq
-                                       : static_cast<T>(static_cast<U>(static_cast<std::uint64_t>(static_cast<U>(acc[e])) +
-                                                                       static_cast<std::uint64_t>(static_cast<U>(sq))));
+                        const std::uint64_t u = static_cast<U>(dv[e]);
+                        const T square = wrap(u * u);
+                        acc[e] = first ? square : wrap(std::uint64_t{static_cast<U>(acc[e])} + static_cast<U>(square));
                     }
                 }
                 first = false;
@@ -703,16 +704,18 @@ tensor_base gaussian_gradient_magnitude(const tensor_base& x, std::span<const do
                 if constexpr (std::is_same_v<T, bool>) {
                     o[e] = acc[e];
                 } else {
+                    // NumPy's sqrt of T: in R (float16's computes in float), cast back.
                     using R = numpy_sqrt_t<T>;
-                    const R root = static_cast<R>(std::sqrt(static_cast<std::conditional_t<std::is_same_v<R, double>, double, float>>(
-                        static_cast<R>(acc[e]))));
-                    const double r = static_cast<double>(static_cast<float>(root));
-                    if (std::is_signed_v<T> && !(r == r)) {
-                        // The x86 conversion of NaN: the lowest int of 32 or 64 bits, truncated.
+                    using C = std::conditional_t<std::is_same_v<R, double>, double, float>;
+                    const R sum = static_cast<R>(acc[e]);
+                    const double root = static_cast<double>(static_cast<R>(std::sqrt(static_cast<C>(sum))));
+                    if (std::is_signed_v<T> && std::isnan(root)) {
+                        // A wrapped negative sum: x86 converts NaN to the lowest int of 32
+                        // or 64 bits, truncated to T.
                         o[e] = sizeof(T) == 8 ? static_cast<T>(std::numeric_limits<std::int64_t>::min())
                                               : static_cast<T>(std::numeric_limits<std::int32_t>::min());
                     } else {
-                        o[e] = truncate_to<T>(std::is_same_v<R, double> ? static_cast<double>(root) : r);
+                        o[e] = truncate_to<T>(root);
                     }
                 }
             }

@@ -145,7 +145,8 @@ std::map<std::string, int> replay(const std::string& path) {
 
 TEST_CASE("filters equal scipy.ndimage's", "[numpy][imaging_filters]") {
     const std::string dir = NT_TEST_DATA_DIR;
-    for (const auto& [file, least] : {std::pair{"/imaging_filters_fixed.txt", 100}, std::pair{"/imaging_filters_fresh.txt", 50}}) {
+    for (const auto& [file, least] :
+         {std::pair{"/imaging_filters_fixed.txt", 100}, std::pair{"/imaging_filters_fresh.txt", 50}}) {
         const auto per_fn = replay(dir + file);
         CHECK(per_fn.size() == 7);
         for (const auto& [fn, n] : per_fn) {
