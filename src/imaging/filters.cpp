@@ -56,18 +56,32 @@ template <class T>
 using stage_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t,
                                    std::conditional_t<std::is_same_v<T, half>, float, T>>;
 
-// scipy's conversion of a double result to an integer output: toward zero, then
-// modulo 2^bits (its "safe" cast for unsigned types, the x86 conversion for signed).
+// scipy's conversion of a double result to an integer output: a C cast, as GCC
+// compiles it for x86-64 (scipy's wheels and Debian's build), so values past the
+// type's range come out as they do there: toward zero, then the low bits of the
+// 32-bit conversion (8-, 16- and 32-bit signed types) or the 64-bit one (uint32,
+// int64); out of that conversion's range (and NaN), its "integer indefinite", the
+// lowest value. uint64 converts values from 2^63 up by subtracting 2^63 first.
 template <class S>
 S truncate_to(double v) noexcept {
-    if (!(v == v)) return S(0);
-    const double t = std::trunc(v);
-    constexpr double two63 = 9223372036854775808.0;
-    if constexpr (std::is_same_v<S, std::uint64_t>) {
-        if (t >= two63 && t < 2 * two63) return static_cast<S>(t);
+    constexpr double two31 = 2147483648.0, two63 = 9223372036854775808.0;
+    const double t = std::trunc(v);  // NaN stays NaN and fails every range test below
+    if constexpr (sizeof(S) <= 2 || std::is_same_v<S, std::int32_t>) {
+        const std::int32_t r = t >= -two31 && t < two31 ? static_cast<std::int32_t>(t)
+                                                        : std::numeric_limits<std::int32_t>::min();
+        return static_cast<S>(r);
+    } else if constexpr (std::is_same_v<S, std::uint64_t>) {
+        if (t >= two63) {
+            const double low = t - two63;
+            const std::uint64_t r = low < two63 ? static_cast<std::uint64_t>(low) : std::uint64_t{1} << 63;
+            return r ^ (std::uint64_t{1} << 63);
+        }
+        return t >= -two63 ? static_cast<S>(static_cast<std::int64_t>(t)) : std::uint64_t{1} << 63;
+    } else {
+        const std::int64_t r = t >= -two63 && t < two63 ? static_cast<std::int64_t>(t)
+                                                        : std::numeric_limits<std::int64_t>::min();
+        return static_cast<S>(r);
     }
-    if (t >= -two63 && t < two63) return static_cast<S>(static_cast<std::int64_t>(t));
-    return S(0);
 }
 
 // --- passes ----------------------------------------------------------------------
@@ -478,13 +492,21 @@ template <class T>
 void median_boxes(const tensor_base& xc, tensor_base& out, const std::vector<std::size_t>& pos,
                   const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& befores, boundary mode,
                   double cval) {
-    // scipy selects among the input's own values, the constant converted to its type
-    // first (as its outputs are: toward zero, wrapping; bool as its byte).
-    using V = std::conditional_t<std::is_integral_v<T>, stage_t<T>, work_t<T>>;
+    // scipy selects among doubles: the input's values, and the constant converted to the
+    // input's type first (toward zero, wrapping; bool as its byte), then the pick is
+    // converted back as its outputs are (so a uint64 constant of 2^64 - 2, which is
+    // 2^64 as a double, comes back as 0, as on scipy's x86).
+    using S = stage_t<T>;
+    using V = work_t<T>;
     const V outside_value = [&] {
-        if constexpr (std::is_integral_v<T>) return truncate_to<V>(cval);
+        if constexpr (std::is_integral_v<T>) return static_cast<V>(truncate_to<S>(cval));
         else return static_cast<V>(cval);
     }();
+    const auto store = [](V v) -> T {
+        if constexpr (std::is_same_v<T, bool>) return truncate_to<S>(v) != 0;
+        else if constexpr (std::is_integral_v<T>) return truncate_to<S>(v);
+        else return static_cast<T>(v);
+    };
     const auto shape = xc.shape();
     const std::size_t rank = shape.size(), k = pos.size();
     std::vector<std::int64_t> stride(rank, 1);
@@ -538,8 +560,7 @@ void median_boxes(const tensor_base& xc, tensor_base& out, const std::vector<std
                 for (std::int64_t v = 0; v < box; ++v) values[v] = static_cast<V>(in[e + offset[v]]);
                 auto mid = values.begin() + box / 2;
                 std::nth_element(values.begin(), mid, values.end());
-                if constexpr (std::is_same_v<T, bool>) o[e] = *mid != 0;
-                else o[e] = static_cast<T>(*mid);
+                o[e] = store(*mid);
                 continue;
             }
             std::fill(tap.begin(), tap.end(), 0);
@@ -559,8 +580,7 @@ void median_boxes(const tensor_base& xc, tensor_base& out, const std::vector<std
             }
             auto mid = values.begin() + box / 2;
             std::nth_element(values.begin(), mid, values.end());
-            if constexpr (std::is_same_v<T, bool>) o[e] = *mid != 0;
-            else o[e] = static_cast<T>(*mid);
+            o[e] = store(*mid);
         }
     };
     if (want_parallel(count * box)) parallel_for(count, run);
@@ -605,11 +625,17 @@ tensor_base rank_filter(const tensor_base& x, rank_filter_kind kind, std::span<c
                                                          : "maximum_filter";
     std::vector<std::size_t> pos;
     std::vector<std::int64_t> sizes, befores;
-    const std::vector<pass> passes =
-        box_passes(x, kind == rank_filter_kind::maximum ? pass_kind::maximum : pass_kind::minimum, size, axes, options,
-                   op, &pos, &sizes, &befores);
+    std::vector<pass> passes = box_passes(x, kind == rank_filter_kind::maximum ? pass_kind::maximum : pass_kind::minimum,
+                                          size, axes, options, op, &pos, &sizes, &befores);
+    std::int64_t box = 1;
+    for (std::int64_t s : sizes) box *= s;
+    // scipy's median of a box of 1 or 2 is its minimum or maximum filter (rank 0 or
+    // the last), which reads the constant as a double, not converted to the type.
+    const bool select = kind == rank_filter_kind::median && box > 2;
+    if (kind == rank_filter_kind::median && !select)
+        for (pass& p : passes) p.kind = box == 2 ? pass_kind::maximum : pass_kind::minimum;
     tensor_base out;
-    if (kind != rank_filter_kind::median) {
+    if (!select) {
         out = compute_passes(x, passes, options.mode, options.cval, false, op);
     } else {
         out = tensor_base::allocate(x.type(), x.shape(), x.names(), op);
@@ -709,14 +735,7 @@ tensor_base gaussian_gradient_magnitude(const tensor_base& x, std::span<const do
                     using C = std::conditional_t<std::is_same_v<R, double>, double, float>;
                     const R sum = static_cast<R>(acc[e]);
                     const double root = static_cast<double>(static_cast<R>(std::sqrt(static_cast<C>(sum))));
-                    if (std::is_signed_v<T> && std::isnan(root)) {
-                        // A wrapped negative sum: x86 converts NaN to the lowest int of 32
-                        // or 64 bits, truncated to T.
-                        o[e] = sizeof(T) == 8 ? static_cast<T>(std::numeric_limits<std::int64_t>::min())
-                                              : static_cast<T>(std::numeric_limits<std::int32_t>::min());
-                    } else {
-                        o[e] = truncate_to<T>(root);
-                    }
+                    o[e] = truncate_to<T>(root);  // NaN, the root of a wrapped negative sum, included
                 }
             }
         }
