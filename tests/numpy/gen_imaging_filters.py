@@ -114,7 +114,12 @@ def cases(args, rng, out):
             if rng.random() < 0.3:
                 sigma = [sigma[0]] * len(axes)
             truncate = rng.choice([4.0, 2.0, 1.3])
+            # Derivatives on float images only: on integer ones the negative half wraps
+            # to ~1e19, where the last bit of the order-2 kernel (NumPy's dot through
+            # the BLAS) shows.
             order = [rng.choice([0, 0, 1, 2]) for _ in axes] if fn == "gaussian_filter" and rng.random() < 0.3 else []
+            if np.dtype(oracle.NUMPY_NAMES[dtype]).kind in "biu":
+                order = []
             fields += [f"sigma={lst(sigma)}", f"truncate={truncate!r}"]
             if order:
                 fields.append(f"order={lst(order)}")
