@@ -13,3 +13,7 @@ nt_add_oracle(imaging_sliding numpy/gen_imaging_sliding.py TEST test_imaging SPE
 # Pooling and resampling: torch's pools and interpolate (and their gradients), scipy.ndimage.zoom.
 nt_add_oracle(imaging_pool numpy/gen_imaging_pool.py TEST test_imaging SPEC "[numpy][imaging_pool]"
               OUT imaging_pool.txt)
+
+# The filters: scipy.ndimage's gaussian, uniform, rank, sobel and gradient-magnitude filters.
+nt_add_oracle(imaging_filters numpy/gen_imaging_filters.py TEST test_imaging SPEC "[numpy][imaging_filters]"
+              OUT imaging_filters.txt SEEDED 770 385)

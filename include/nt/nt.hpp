@@ -11,6 +11,7 @@
 #include "nt/dtype.hpp"
 #include "nt/elementwise.hpp"
 #include "nt/error.hpp"
+#include "nt/filters.hpp"
 #include "nt/index.hpp"
 #include "nt/indices.hpp"
 #include "nt/io_options.hpp"
