@@ -35,6 +35,22 @@ int main() {
         // [resize]
     }
     {
+        // [filters]
+        // A CT batch (2,8,8 | ?,H,W) of int16: each image smoothed over H and W on its
+        // own (scipy.ndimage would also smooth across the batch axis).
+        auto ct = nt::zeros<std::int16_t>({2, 8, 8}, {"", "H", "W"});
+        ct.index(0).index(4).index(4).fill(std::int16_t{1000});
+        auto smooth = nt::gaussian_filter(ct, 1.0, {"H", "W"});  // int16 in, int16 out, as scipy
+        std::cout << "gaussian  " << smooth.index(0).index(4) << "\n";
+        std::cout << "image 1   untouched: " << (nt::max(smooth.index(1)).to_vector()[0] == 0) << "\n";
+        // Per-axis sigmas follow the order of the axes; scipy's boundary modes by name.
+        auto f = nt::gaussian_filter(ct.astype<float>(), {0.0, 2.0}, {"H", "W"}, {.mode = nt::boundary::nearest});
+        auto edges = nt::sobel(f, "W", {"H", "W"});
+        auto med = nt::median_filter(ct, 3, {"H", "W"});
+        std::cout << "sobel     " << edges.spec() << ", median " << med.spec() << "\n";
+        // [filters]
+    }
+    {
         // [sliding]
         // A volume too large to predict at once: windows of 8x8 over H and W, four at a
         // time, blended into one result. The predictor may change the other axes.
