@@ -1,0 +1,171 @@
+// label: connected components numbered as scipy.ndimage.label numbers them.
+//
+// One raster scan gives each foreground element the provisional label of an earlier
+// neighbour (or a new one) and records in a union-find forest that the labels of its
+// earlier neighbours belong together; a second pass replaces each provisional label
+// by its component's final number. Linear time. The union always links the larger
+// root under the smaller, so a component's root is the provisional label of its first
+// element in raster order (that element has no earlier neighbour in the component and
+// so opened the smallest of its labels): numbering the roots in increasing order is
+// numbering the components by their first element, scipy's order.
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "morph_common.hpp"
+#include "nt/error.hpp"
+#include "nt/morphology.hpp"
+
+namespace nt::detail {
+
+namespace {
+
+using imaging::morph::plan;
+
+struct forest {
+    std::vector<std::int32_t> parent{0};  // label 0 is the background
+
+    std::int32_t find(std::int32_t a) {
+        while (parent[a] != a) {
+            parent[a] = parent[parent[a]];  // path halving
+            a = parent[a];
+        }
+        return a;
+    }
+    // Joins the sets of a and b and returns the smaller root.
+    std::int32_t unite(std::int32_t a, std::int32_t b) {
+        a = find(a);
+        b = find(b);
+        if (a == b) return a;
+        if (a < b) {
+            parent[b] = a;
+            return a;
+        }
+        parent[a] = b;
+        return b;
+    }
+    std::int32_t make(const char* op) {
+        if (parent.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+            throw_error(errc::invalid_argument, std::string(op) +
+                                                    ": more objects than int32 labels hold; label smaller slices");
+        const auto l = static_cast<std::int32_t>(parent.size());
+        parent.push_back(l);
+        return l;
+    }
+};
+
+struct neighbour {
+    std::int64_t offset;  // linear, within the slice
+    int dx;               // its step along the last axis
+};
+
+// The first scan over one slice: provisional labels into `prov` (0 for background).
+void scan(const plan& p, const std::vector<small_vector<int, 6>>& earlier, const std::uint8_t* in,
+          std::int32_t* prov, forest& f, const char* op) {
+    const std::size_t r = p.sizes.size();
+    small_vector<std::int64_t, 6> strides(r, 1);
+    for (std::size_t k = r - 1; k-- > 0;) strides[k] = strides[k + 1] * p.sizes[k + 1];
+    const std::int64_t w = p.sizes[r - 1];
+    const std::int64_t lines = p.slice / w;
+    small_vector<std::int64_t, 6> idx(r, 0);  // coordinates of the current line (last unused)
+    std::vector<neighbour> valid;
+    for (std::int64_t line = 0; line < lines; ++line) {
+        valid.clear();
+        for (const auto& d : earlier) {
+            bool inside = true;
+            std::int64_t o = 0;
+            for (std::size_t k = 0; k + 1 < r; ++k) {
+                const std::int64_t c = idx[k] + d[k];
+                inside &= c >= 0 && c < p.sizes[k];
+                o += d[k] * strides[k];
+            }
+            if (inside) valid.push_back({o + d[r - 1], d[r - 1]});
+        }
+        const std::int64_t base = line * w;
+        for (std::int64_t x = 0; x < w; ++x) {
+            const std::int64_t q = base + x;
+            if (!in[q]) {
+                prov[q] = 0;
+                continue;
+            }
+            std::int32_t cur = 0;
+            for (const neighbour& nb : valid) {
+                const std::int64_t xx = x + nb.dx;
+                if (xx < 0 || xx >= w) continue;
+                const std::int32_t l = prov[q + nb.offset];
+                if (l == 0 || l == cur) continue;
+                cur = cur == 0 ? l : f.unite(cur, l);
+            }
+            prov[q] = cur == 0 ? f.make(op) : cur;
+        }
+        for (std::size_t k = r - 1; k-- > 0;) {
+            if (++idx[k] < p.sizes[k]) break;
+            idx[k] = 0;
+        }
+    }
+}
+
+}  // namespace
+
+std::pair<tensor_base, std::int64_t> label(const tensor_base& mask, std::span<const Axis> axes, int connectivity) {
+    const char* op = "label";
+    const plan p = imaging::morph::make_plan(mask, axes, op);
+    const std::size_t r = p.sizes.size();
+    imaging::morph::check_connectivity(connectivity, r, op);
+    const std::vector<std::uint8_t> bytes = imaging::morph::mask_bytes(mask, p);
+    // The structure's earlier half: offsets whose first nonzero component is -1.
+    std::vector<small_vector<int, 6>> earlier;
+    for (const auto& d : imaging::morph::structure_offsets(r, connectivity)) {
+        for (int c : d)
+            if (c != 0) {
+                if (c < 0) earlier.push_back(d);
+                break;
+            }
+    }
+    tensor_base work = imaging::morph::allocate_work(dtype::i32, mask, p, op);
+    auto* prov = reinterpret_cast<std::int32_t*>(work.data());
+    forest f;
+    f.parent.reserve(1024);
+    // Slices never connect (each has its own scan); the forest spans them so that the
+    // numbering runs on from one slice to the next.
+    for (std::int64_t s = 0; s < p.batch && p.slice > 0; ++s)
+        scan(p, earlier, bytes.data() + s * p.slice, prov + s * p.slice, f, op);
+
+    // Every parent is smaller than its child, so one ascending pass resolves roots.
+    const std::size_t n_prov = f.parent.size();
+    std::vector<std::int32_t> final_label(n_prov, 0);
+    std::int64_t count = 0;
+    if (p.identity) {
+        // Working order is stored order: roots ascending are components in raster order.
+        for (std::size_t i = 1; i < n_prov; ++i)
+            final_label[i] = f.parent[i] == static_cast<std::int32_t>(i) ? static_cast<std::int32_t>(++count)
+                                                                          : final_label[f.parent[i]];
+        for (std::int64_t i = 0; i < p.total; ++i) prov[i] = final_label[prov[i]];
+        return {work, count};
+    }
+    // Batch axes after a spatial one interleave the slices in stored order: number the
+    // components by their first element in that order.
+    std::vector<std::int32_t> root(n_prov, 0);
+    for (std::size_t i = 1; i < n_prov; ++i)
+        root[i] = f.parent[i] == static_cast<std::int32_t>(i) ? static_cast<std::int32_t>(i) : root[f.parent[i]];
+    small_vector<Axis, 8> inverse(p.perm.size(), Axis(0));
+    for (std::size_t i = 0; i < p.perm.size(); ++i) inverse[p.perm[i]] = Axis(i);
+    const tensor_base view = work.permute(inverse.span());
+    const bool named = mask.names().size() == mask.rank();
+    tensor_base out = tensor_base::allocate(dtype::i32, mask.shape(), named ? mask.names() : std::span<const name>{}, op);
+    auto* dst = reinterpret_cast<std::int32_t*>(out.data());
+    imaging::morph::for_each_offset(view.shape(), view.strides(), [&](std::int64_t o) {
+        const std::int32_t l = prov[o];
+        if (l == 0) {
+            *dst++ = 0;
+            return;
+        }
+        std::int32_t& fl = final_label[root[l]];
+        if (fl == 0) fl = static_cast<std::int32_t>(++count);
+        *dst++ = fl;
+    });
+    return {out, count};
+}
+
+}  // namespace nt::detail

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Oracle for the mask and object operations (include/nt/morphology.hpp) from
+scipy.ndimage 1.10: binary_erosion / dilation / opening / closing / fill_holes with
+generate_binary_structure(len(axes), connectivity), label, distance_transform_edt,
+center_of_mass, find_objects and sum / mean / minimum / maximum per label.
+
+Random masks of several densities (empty and full included), 1-D to 3-D, odd and tiny
+sizes, every connectivity, mask types bool / uint8 / int16 / uint16 / float32 /
+float64; some cases carry batch axes (before, between or after the spatial ones) and
+name the spatial axes in another order than stored. A batch case's expected result is
+scipy's on each slice (label: scipy.ndimage.label with a structure of size 1 along the
+batch axes, whose raster numbering is nt::label's rule).
+
+Each case is lines:
+  case <op> <connectivity> <iterations> <count of spacings> <spacings> <count of axes> <axes>
+  x <operand: dtype rank sizes names values ...>
+  [lab <operand>]                     (the labels of center_of_mass / objects / stats)
+  [count <n>]                         (label's count)
+  want <operand>                      (the expected tensor)
+objects: want is int64 (n, 1 + 2 * len(axes)): present, begins, ends (axes order given).
+stats: want is float64 (n, 5): count, sum, mean, min, max.
+"""
+import numpy as np
+import scipy.ndimage as ndi
+
+import oracle
+
+MASK_TYPES = ["b8", "u8", "i16", "u16", "f32", "f64"]
+NAMES = ["D", "H", "W"]
+BATCH_NAMES = ["N", "C"]
+
+
+def operand(prefix, a, dtype, names):
+    a = np.asarray(a)
+    return f"{prefix} {dtype} {oracle.shape_text(a.shape)} {oracle.names_text(names, a.ndim)} values " \
+           f"{oracle.values_text(a)}\n"
+
+
+def random_mask(nrng, shape, density, dtype):
+    m = nrng.random(shape) < density
+    if dtype == "b8":
+        return m
+    # nonzero values of the type (not just 1) to check that any nonzero is true
+    vals = nrng.integers(1, 5, shape)
+    if dtype in ("f32", "f64"):
+        vals = vals * 0.25
+    return np.where(m, vals, 0).astype(oracle.NUMPY_NAMES[dtype])
+
+
+def layout(rng, r_sp):
+    """Stored names, spatial axes as the call gives them, batch positions."""
+    sp = NAMES[3 - r_sp:]
+    nb = rng.choice([0, 0, 0, 1, 2])
+    names = list(sp)
+    for b in BATCH_NAMES[:nb]:
+        names.insert(rng.randint(0, len(names)), b)
+    given = list(sp)
+    if rng.random() < 0.4:
+        rng.shuffle(given)
+    return names, given
+
+
+def per_slice(f, a, names, sp_sorted):
+    """f applied to each slice over the batch axes (axes not in sp_sorted)."""
+    batch = [i for i, n in enumerate(names) if n not in sp_sorted]
+    spatial = [i for i, n in enumerate(names) if n in sp_sorted]
+    moved = np.transpose(a, batch + spatial)
+    out = None
+    for idx in np.ndindex(*moved.shape[:len(batch)]):
+        r = np.asarray(f(moved[idx]))
+        if out is None:
+            out = np.empty(moved.shape[:len(batch)] + r.shape, r.dtype)
+        out[idx] = r
+    if out is None:
+        out = np.zeros(moved.shape, bool)
+    return np.transpose(out, np.argsort(batch + spatial))
+
+
+def morph_case(rng, nrng, out, op, r_sp):
+    names, given = layout(rng, r_sp)
+    sizes = {n: rng.choice([1, 2, 3, 4, 5, 7, 9, 12]) for n in NAMES}
+    sizes.update({b: rng.choice([1, 2, 3]) for b in BATCH_NAMES})
+    shape = tuple(sizes[n] for n in names)
+    dtype = rng.choice(MASK_TYPES)
+    density = rng.choice([0.0, 0.2, 0.5, 0.7, 0.9, 1.0])
+    conn = rng.randint(1, r_sp)
+    iters = rng.choice([1, 1, 2, 3, 0, -1]) if op != "fill" else 1
+    mask = random_mask(nrng, shape, density, dtype)
+    sp_sorted = [n for n in names if n in given]
+    structure = ndi.generate_binary_structure(r_sp, conn)
+    fn = {"erosion": ndi.binary_erosion, "dilation": ndi.binary_dilation,
+          "opening": ndi.binary_opening, "closing": ndi.binary_closing}
+    if op == "fill":
+        want = per_slice(lambda s: ndi.binary_fill_holes(s, structure), mask, names, sp_sorted)
+    else:
+        want = per_slice(lambda s: fn[op](s, structure, iterations=iters), mask, names, sp_sorted)
+    out.write(f"case {op} {conn} {iters} 0 {len(given)} {' '.join(given)}\n")
+    out.write(operand("x", mask, dtype, names))
+    out.write(operand("want", want.astype(bool), "b8", names))
+
+
+def label_case(rng, nrng, out, r_sp):
+    names, given = layout(rng, r_sp)
+    sizes = {n: rng.choice([1, 2, 3, 5, 8, 11, 16]) for n in NAMES}
+    sizes.update({b: rng.choice([1, 2, 3]) for b in BATCH_NAMES})
+    shape = tuple(sizes[n] for n in names)
+    dtype = rng.choice(MASK_TYPES)
+    density = rng.choice([0.0, 0.3, 0.45, 0.55, 0.7, 1.0])
+    conn = rng.randint(1, r_sp)
+    mask = random_mask(nrng, shape, density, dtype)
+    s = ndi.generate_binary_structure(r_sp, conn)
+    # nothing but the centre along the batch axes: slices never connect
+    full = np.zeros([3] * len(names), bool)
+    full[tuple(slice(None) if n in given else 1 for n in names)] = s
+    s = full
+    labels, count = ndi.label(mask, s)
+    out.write(f"case label {conn} 1 0 {len(given)} {' '.join(given)}\n")
+    out.write(operand("x", mask, dtype, names))
+    out.write(f"count {count}\n")
+    out.write(operand("want", labels.astype(np.int32), "i32", names))
+
+
+def edt_case(rng, nrng, out, r_sp):
+    names, given = layout(rng, r_sp)
+    sizes = {n: rng.choice([1, 2, 3, 5, 8, 13, 20]) for n in NAMES}
+    sizes.update({b: rng.choice([1, 2, 3]) for b in BATCH_NAMES})
+    shape = tuple(sizes[n] for n in names)
+    dtype = rng.choice(MASK_TYPES)
+    density = rng.choice([0.0, 0.5, 0.8, 0.95, 0.99, 1.0])
+    mask = random_mask(nrng, shape, density, dtype)
+    kind = rng.choice(["none", "one", "each"])
+    spacing = [] if kind == "none" else [round(rng.uniform(0.3, 3.0), 3)] if kind == "one" else \
+        [round(rng.uniform(0.3, 3.0), 3) for _ in given]
+    sp_sorted = [n for n in names if n in given]
+    if kind == "each":
+        sampling = [spacing[given.index(n)] for n in sp_sorted]
+    elif kind == "one":
+        sampling = spacing[0]
+    else:
+        sampling = None
+    want = per_slice(lambda s: ndi.distance_transform_edt(s, sampling=sampling), mask, names, sp_sorted)
+    out.write(f"case edt 1 1 {len(spacing)} {' '.join(map(str, spacing))} {len(given)} {' '.join(given)}\n")
+    out.write(operand("x", mask, dtype, names))
+    out.write(operand("want", want.astype(np.float64), "f64", names))
+
+
+def measure_case(rng, nrng, out, op, r_sp):
+    names, given = layout(rng, r_sp)
+    sizes = {n: rng.choice([1, 3, 5, 8, 11]) for n in NAMES}
+    sizes.update({b: rng.choice([1, 2, 3]) for b in BATCH_NAMES})
+    shape = tuple(sizes[n] for n in names)
+    labels, n = ndi.label(nrng.random(shape) < rng.choice([0.0, 0.3, 0.6]))
+    if n > 2 and rng.random() < 0.5:
+        labels[labels == 2] = 0  # a missing label in the middle
+    label_type = rng.choice(["i32", "i64", "u8", "i16", "u16"]) if n < 250 else "i32"
+    vtype = rng.choice(["f64", "f32", "u8", "i16", "u16"])
+    if vtype in ("f64", "f32"):
+        values = nrng.standard_normal(shape).astype(oracle.NUMPY_NAMES[vtype])
+        if op == "com":
+            values = np.abs(values) + 0.5  # centroids of weights bounded away from 0
+    else:
+        values = nrng.integers(0 if vtype != "i16" or op == "com" else -50, 100, shape).astype(
+            oracle.NUMPY_NAMES[vtype])
+        if op == "com":
+            values = values + 1
+    n = int(labels.max())
+    index = list(range(1, n + 1))
+    axis_of = [names.index(g) for g in given]
+    if op == "com":
+        com = ndi.center_of_mass(values.astype(np.float64), labels, index) if n else []
+        want = np.array([[c[a] for a in axis_of] for c in com], np.float64).reshape(n, len(given))
+        wtype = "f64"
+    elif op == "objects":
+        objs = ndi.find_objects(labels, max_label=n)
+        rows = []
+        for o in objs:
+            if o is None:
+                rows.append([0] + [0] * (2 * len(given)))
+            else:
+                rows.append([1] + [o[a].start for a in axis_of] + [o[a].stop for a in axis_of])
+        want = np.array(rows, np.int64).reshape(n, 1 + 2 * len(given))
+        wtype = "i64"
+    else:
+        v = values.astype(np.float64)
+        cols = [ndi.sum(np.ones_like(v), labels, index), ndi.sum(v, labels, index), ndi.mean(v, labels, index),
+                ndi.minimum(v, labels, index), ndi.maximum(v, labels, index)] if n else [[]] * 5
+        want = np.array(cols, np.float64).reshape(5, n).T
+        wtype = "f64"
+    out.write(f"case {op} 1 1 0 {len(given)} {' '.join(given)}\n")
+    out.write(operand("x", values, vtype, names))
+    out.write(operand("lab", labels.astype(oracle.NUMPY_NAMES[label_type]), label_type, names))
+    out.write(operand("want", want, wtype, []))
+
+
+def cases(args, rng, out):
+    import warnings
+    warnings.simplefilter("ignore")
+    nrng = np.random.default_rng(args.seed)
+    written = 0
+    for _ in range(args.count):
+        for r_sp in (1, 2, 3):
+            for op in ("erosion", "dilation", "opening", "closing", "fill"):
+                morph_case(rng, nrng, out, op, r_sp)
+            label_case(rng, nrng, out, r_sp)
+            edt_case(rng, nrng, out, r_sp)
+            for op in ("com", "objects", "stats"):
+                measure_case(rng, nrng, out, op, r_sp)
+            written += 10
+    return f"{written} morphology cases -> {args.out}"
+
+
+if __name__ == "__main__":
+    oracle.run(cases, count=30, header_line=True)
