@@ -108,47 +108,56 @@ void scan(const plan& p, const std::vector<small_vector<int, 6>>& earlier, const
 
 }  // namespace
 
-std::pair<tensor_base, std::int64_t> label(const tensor_base& mask, std::span<const Axis> axes, int connectivity) {
-    const char* op = "label";
-    const plan p = imaging::morph::make_plan(mask, axes, op);
+namespace imaging::morph {
+
+std::vector<std::int32_t> components(const plan& p, const std::uint8_t* bytes, int connectivity, std::int32_t* prov,
+                                     const char* op) {
     const std::size_t r = p.sizes.size();
-    imaging::morph::check_connectivity(connectivity, r, op);
-    const std::vector<std::uint8_t> bytes = imaging::morph::mask_bytes(mask, p);
     // The structure's earlier half: offsets whose first nonzero component is -1.
     std::vector<small_vector<int, 6>> earlier;
-    for (const auto& d : imaging::morph::structure_offsets(r, connectivity)) {
+    for (const auto& d : structure_offsets(r, connectivity)) {
         for (int c : d)
             if (c != 0) {
                 if (c < 0) earlier.push_back(d);
                 break;
             }
     }
-    tensor_base work = imaging::morph::allocate_work(dtype::i32, mask, p, op);
-    auto* prov = reinterpret_cast<std::int32_t*>(work.data());
     forest f;
     f.parent.reserve(1024);
     // Slices never connect (each has its own scan); the forest spans them so that the
     // numbering runs on from one slice to the next.
     for (std::int64_t s = 0; s < p.batch && p.slice > 0; ++s)
-        scan(p, earlier, bytes.data() + s * p.slice, prov + s * p.slice, f, op);
-
+        scan(p, earlier, bytes + s * p.slice, prov + s * p.slice, f, op);
     // Every parent is smaller than its child, so one ascending pass resolves roots.
-    const std::size_t n_prov = f.parent.size();
+    std::vector<std::int32_t> root(f.parent.size(), 0);
+    for (std::size_t i = 1; i < root.size(); ++i)
+        root[i] = f.parent[i] == static_cast<std::int32_t>(i) ? static_cast<std::int32_t>(i) : root[f.parent[i]];
+    return root;
+}
+
+}  // namespace imaging::morph
+
+std::pair<tensor_base, std::int64_t> label(const tensor_base& mask, std::span<const Axis> axes, int connectivity) {
+    const char* op = "label";
+    const plan p = imaging::morph::make_plan(mask, axes, op);
+    imaging::morph::check_connectivity(connectivity, p.sizes.size(), op);
+    const std::vector<std::uint8_t> bytes = imaging::morph::mask_bytes(mask, p);
+    tensor_base work = imaging::morph::allocate_work(dtype::i32, mask, p, op);
+    auto* prov = reinterpret_cast<std::int32_t*>(work.data());
+    const std::vector<std::int32_t> root = imaging::morph::components(p, bytes.data(), connectivity, prov, op);
+    const std::size_t n_prov = root.size();
     std::vector<std::int32_t> final_label(n_prov, 0);
     std::int64_t count = 0;
     if (p.identity) {
         // Working order is stored order: roots ascending are components in raster order.
         for (std::size_t i = 1; i < n_prov; ++i)
-            final_label[i] = f.parent[i] == static_cast<std::int32_t>(i) ? static_cast<std::int32_t>(++count)
-                                                                          : final_label[f.parent[i]];
+            final_label[i] = root[i] == static_cast<std::int32_t>(i) ? static_cast<std::int32_t>(++count)
+                                                                      : final_label[root[i]];
         for (std::int64_t i = 0; i < p.total; ++i) prov[i] = final_label[prov[i]];
         return {work, count};
     }
     // Batch axes after a spatial one interleave the slices in stored order: number the
     // components by their first element in that order.
-    std::vector<std::int32_t> root(n_prov, 0);
-    for (std::size_t i = 1; i < n_prov; ++i)
-        root[i] = f.parent[i] == static_cast<std::int32_t>(i) ? static_cast<std::int32_t>(i) : root[f.parent[i]];
     small_vector<Axis, 8> inverse(p.perm.size(), Axis(0));
     for (std::size_t i = 0; i < p.perm.size(); ++i) inverse[p.perm[i]] = Axis(i);
     const tensor_base view = work.permute(inverse.span());

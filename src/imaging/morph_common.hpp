@@ -53,6 +53,14 @@ void check_connectivity(int connectivity, std::size_t rank, std::string_view op)
 /// every offset in {-1, 0, 1}^rank with at most `connectivity` nonzero components.
 [[nodiscard]] std::vector<small_vector<int, 6>> structure_offsets(std::size_t rank, int connectivity);
 
+/// The connected components (structure of `connectivity`) of the true elements of
+/// each slice of `bytes`, in the working layout: provisional labels into `prov` (0 on
+/// false elements; slices never connect), and returned the root of every provisional
+/// label, root[l] <= l, root[0] = 0. A component's root is its smallest provisional
+/// label, the one its first element in raster order opened (labels.cpp).
+[[nodiscard]] std::vector<std::int32_t> components(const plan& p, const std::uint8_t* bytes, int connectivity,
+                                                   std::int32_t* prov, const char* op);
+
 /// Calls f(offset) for the element offsets of a strided array in C order.
 template <class F>
 void for_each_offset(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides, F&& f) {
