@@ -8,4 +8,4 @@ nt_add_oracle(imaging_boundary numpy/gen_imaging_boundary.py TEST test_imaging S
 
 # Masks and objects: binary morphology, label, distance_transform_edt, measurements.
 nt_add_oracle(imaging_morph numpy/gen_imaging_morph.py TEST test_imaging SPEC "[numpy][imaging_morph]"
-              OUT imaging_morph.txt)
+              OUT imaging_morph SEEDED 30 15)

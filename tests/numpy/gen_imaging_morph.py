@@ -186,10 +186,24 @@ def measure_case(rng, nrng, out, op, r_sp):
                 ndi.minimum(v, labels, index), ndi.maximum(v, labels, index)] if n else [[]] * 5
         want = np.array(cols, np.float64).reshape(5, n).T
         wtype = "f64"
+        check_regionprops(labels, v, want)
     out.write(f"case {op} 1 1 0 {len(given)} {' '.join(given)}\n")
     out.write(operand("x", values, vtype, names))
     out.write(operand("lab", labels.astype(oracle.NUMPY_NAMES[label_type]), label_type, names))
     out.write(operand("want", want, wtype, []))
+
+
+def check_regionprops(labels, v, want):
+    """skimage.measure.regionprops agrees with scipy on the labels present (a second
+    anchor for region_stats; skimage lists only the labels that occur)."""
+    import skimage.measure
+    if labels.ndim not in (2, 3) or labels.max() == 0:
+        return
+    for p in skimage.measure.regionprops(labels, intensity_image=v):
+        row = want[p.label - 1]
+        assert p.area == row[0], (p.label, p.area, row)
+        assert np.isclose(p.intensity_mean, row[2]), (p.label, p.intensity_mean, row)
+        assert p.intensity_min == row[3] and p.intensity_max == row[4], (p.label, row)
 
 
 def cases(args, rng, out):
