@@ -21,6 +21,10 @@ nt::any_tensor operand_tensor(const nt::test::oracle_operand& o) {
     if (d == "i32") return nt::test::oracle_tensor<std::int32_t>(o);
     if (d == "i64") return nt::test::oracle_tensor<std::int64_t>(o);
     if (d == "f32") return nt::test::oracle_tensor<float>(o);
+    if (d == "i8") return nt::test::oracle_tensor<std::int8_t>(o);
+    if (d == "u32") return nt::test::oracle_tensor<std::uint32_t>(o);
+    if (d == "u64") return nt::test::oracle_tensor<std::uint64_t>(o);
+    if (d == "f16") return nt::test::oracle_tensor<nt::half>(o);
     if (d == "f64") return nt::test::oracle_tensor<double>(o);
     FAIL("unexpected dtype " << d);
     return {};

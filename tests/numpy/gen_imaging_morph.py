@@ -5,8 +5,8 @@ generate_binary_structure(len(axes), connectivity), label, distance_transform_ed
 center_of_mass, find_objects and sum / mean / minimum / maximum per label.
 
 Random masks of several densities (empty and full included), 1-D to 3-D, odd and tiny
-sizes, every connectivity, mask types bool / uint8 / int16 / uint16 / float32 /
-float64; some cases carry batch axes (before, between or after the spatial ones) and
+sizes, every connectivity, masks of every element type (scipy computes float16 masks
+as their bool, nonzero, which is the rule nt applies to every type); some cases carry batch axes (before, between or after the spatial ones) and
 name the spatial axes in another order than stored. A batch case's expected result is
 scipy's on each slice (label: scipy.ndimage.label with a structure of size 1 along the
 batch axes, whose raster numbering is nt::label's rule).
@@ -25,7 +25,7 @@ import scipy.ndimage as ndi
 
 import oracle
 
-MASK_TYPES = ["b8", "u8", "i16", "u16", "f32", "f64"]
+MASK_TYPES = ["b8", "u8", "i16", "u16", "f32", "f64", "i8", "i32", "i64", "u32", "u64", "f16"]
 NAMES = ["D", "H", "W"]
 BATCH_NAMES = ["N", "C"]
 
@@ -42,7 +42,7 @@ def random_mask(nrng, shape, density, dtype):
         return m
     # nonzero values of the type (not just 1) to check that any nonzero is true
     vals = nrng.integers(1, 5, shape)
-    if dtype in ("f32", "f64"):
+    if dtype in ("f16", "f32", "f64"):
         vals = vals * 0.25
     return np.where(m, vals, 0).astype(oracle.NUMPY_NAMES[dtype])
 
@@ -86,14 +86,15 @@ def morph_case(rng, nrng, out, op, r_sp):
     conn = rng.randint(1, r_sp)
     iters = rng.choice([1, 1, 2, 3, 0, -1]) if op != "fill" else 1
     mask = random_mask(nrng, shape, density, dtype)
+    m = mask != 0 if dtype == "f16" else mask
     sp_sorted = [n for n in names if n in given]
     structure = ndi.generate_binary_structure(r_sp, conn)
     fn = {"erosion": ndi.binary_erosion, "dilation": ndi.binary_dilation,
           "opening": ndi.binary_opening, "closing": ndi.binary_closing}
     if op == "fill":
-        want = per_slice(lambda s: ndi.binary_fill_holes(s, structure), mask, names, sp_sorted)
+        want = per_slice(lambda s: ndi.binary_fill_holes(s, structure), m, names, sp_sorted)
     else:
-        want = per_slice(lambda s: fn[op](s, structure, iterations=iters), mask, names, sp_sorted)
+        want = per_slice(lambda s: fn[op](s, structure, iterations=iters), m, names, sp_sorted)
     out.write(f"case {op} {conn} {iters} 0 {len(given)} {' '.join(given)}\n")
     out.write(operand("x", mask, dtype, names))
     out.write(operand("want", want.astype(bool), "b8", names))
@@ -113,7 +114,7 @@ def label_case(rng, nrng, out, r_sp):
     full = np.zeros([3] * len(names), bool)
     full[tuple(slice(None) if n in given else 1 for n in names)] = s
     s = full
-    labels, count = ndi.label(mask, s)
+    labels, count = ndi.label(mask != 0 if dtype == "f16" else mask, s)
     out.write(f"case label {conn} 1 0 {len(given)} {' '.join(given)}\n")
     out.write(operand("x", mask, dtype, names))
     out.write(f"count {count}\n")
@@ -138,7 +139,7 @@ def edt_case(rng, nrng, out, r_sp):
         sampling = spacing[0]
     else:
         sampling = None
-    want = per_slice(lambda s: ndi.distance_transform_edt(s, sampling=sampling), mask, names, sp_sorted)
+    want = per_slice(lambda s: ndi.distance_transform_edt(s, sampling=sampling), mask != 0 if dtype == "f16" else mask, names, sp_sorted)
     out.write(f"case edt 1 1 {len(spacing)} {' '.join(map(str, spacing))} {len(given)} {' '.join(given)}\n")
     out.write(operand("x", mask, dtype, names))
     out.write(operand("want", want.astype(np.float64), "f64", names))
@@ -153,16 +154,17 @@ def measure_case(rng, nrng, out, op, r_sp):
     if n > 2 and rng.random() < 0.5:
         labels[labels == 2] = 0  # a missing label in the middle
     label_type = rng.choice(["i32", "i64", "u8", "i16", "u16"]) if n < 250 else "i32"
-    vtype = rng.choice(["f64", "f32", "u8", "i16", "u16"])
-    if vtype in ("f64", "f32"):
+    vtype = rng.choice(["f64", "f32", "f16", "u8", "i8", "i16", "u16", "i32", "u32", "i64", "u64", "b8"])
+    if vtype in ("f64", "f32", "f16"):
         values = nrng.standard_normal(shape).astype(oracle.NUMPY_NAMES[vtype])
         if op == "com":
             values = np.abs(values) + 0.5  # centroids of weights bounded away from 0
     else:
-        values = nrng.integers(0 if vtype != "i16" or op == "com" else -50, 100, shape).astype(
-            oracle.NUMPY_NAMES[vtype])
+        signed = vtype in ("i8", "i16", "i32", "i64") and op != "com"
+        values = nrng.integers(-50 if signed else 0, 2 if vtype == "b8" else 100, shape)
         if op == "com":
-            values = values + 1
+            values = values + 1  # positive weights (bool: all ones)
+        values = values.astype(oracle.NUMPY_NAMES[vtype])
     n = int(labels.max())
     index = list(range(1, n + 1))
     axis_of = [names.index(g) for g in given]
