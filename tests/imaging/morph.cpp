@@ -289,3 +289,19 @@ TEST_CASE("masks and objects: errors name the operation and the fix", "[imaging]
     nt::test::require_error([&] { (void)nt::center_of_mass(f, small, {"H", "W"}); }, nt::errc::incompatible_sizes,
                             {"center_of_mass", "differ in shape"});
 }
+
+TEST_CASE("masks and objects: unnamed tensors take axes by index", "[imaging][imaging_morph]") {
+    auto m = nt::zeros<std::int16_t>({3, 4, 5});
+    m(0, 1, 1) = 7;
+    m(0, 1, 2) = -1;
+    m(2, 3, 4) = 1;
+    auto [labels, count] = nt::label(m, {1, 2});
+    CHECK(count == 2);
+    CHECK(labels(0, 1, 2) == 1);
+    CHECK(labels(2, 3, 4) == 2);
+    const auto d = nt::distance_transform_edt(m, {2, 1}, {2.0, 1.0});  // spacing follows the axes given
+    CHECK(d(0, 1, 1) == 1.0);                                          // a step along axis 1
+    CHECK(d(0, 1, 2) == 1.0);
+    CHECK(d(2, 3, 4) == 1.0);
+    CHECK(nt::binary_erosion(m, {1, 2}).size() == m.size());
+}
