@@ -58,10 +58,13 @@ struct forest {
 struct neighbour {
     std::int64_t offset;  // linear, within the slice
     int dx;               // its step along the last axis
+    // Also an earlier neighbour of the element to the left: when that one is
+    // foreground, it has already been joined with this one.
+    bool covered;
 };
 
 // The first scan over one slice: provisional labels into `prov` (0 for background).
-void scan(const plan& p, const std::vector<small_vector<int, 6>>& earlier, const std::uint8_t* in,
+void scan(const plan& p, const std::vector<small_vector<int, 6>>& earlier, int connectivity, const std::uint8_t* in,
           std::int32_t* prov, forest& f, const char* op) {
     const std::size_t r = p.sizes.size();
     small_vector<std::int64_t, 6> strides(r, 1);
@@ -80,7 +83,11 @@ void scan(const plan& p, const std::vector<small_vector<int, 6>>& earlier, const
                 inside &= c >= 0 && c < p.sizes[k];
                 o += d[k] * strides[k];
             }
-            if (inside) valid.push_back({o + d[r - 1], d[r - 1]});
+            // Seen from the left neighbour this offset is d + 1 along the last axis.
+            int nonzero = d[r - 1] + 1 != 0;
+            for (std::size_t k = 0; k + 1 < r; ++k) nonzero += d[k] != 0;
+            const bool covered = d[r - 1] <= 0 && nonzero <= connectivity;
+            if (inside) valid.push_back({o + d[r - 1], d[r - 1], covered});
         }
         const std::int64_t base = line * w;
         for (std::int64_t x = 0; x < w; ++x) {
@@ -90,7 +97,10 @@ void scan(const plan& p, const std::vector<small_vector<int, 6>>& earlier, const
                 continue;
             }
             std::int32_t cur = 0;
+            const bool left = x > 0 && prov[q - 1] != 0;
+            if (left) cur = prov[q - 1];
             for (const neighbour& nb : valid) {
+                if (left && nb.covered) continue;
                 const std::int64_t xx = x + nb.dx;
                 if (xx < 0 || xx >= w) continue;
                 const std::int32_t l = prov[q + nb.offset];
@@ -127,7 +137,7 @@ std::vector<std::int32_t> components(const plan& p, const std::uint8_t* bytes, i
     // Slices never connect (each has its own scan); the forest spans them so that the
     // numbering runs on from one slice to the next.
     for (std::int64_t s = 0; s < p.batch && p.slice > 0; ++s)
-        scan(p, earlier, bytes + s * p.slice, prov + s * p.slice, f, op);
+        scan(p, earlier, connectivity, bytes + s * p.slice, prov + s * p.slice, f, op);
     // Every parent is smaller than its child, so one ascending pass resolves roots.
     std::vector<std::int32_t> root(f.parent.size(), 0);
     for (std::size_t i = 1; i < root.size(); ++i)

@@ -195,6 +195,28 @@ def measure_case(rng, nrng, out, op, r_sp):
     out.write(operand("want", want, wtype, []))
 
 
+def blob_cases(rng, nrng, out):
+    """Realistic masks: smoothed noise thresholded, objects of many elements with
+    holes and bays (the label scan's shortcuts, fill_holes, long EDT lines)."""
+    shape = (rng.randint(4, 9), rng.randint(15, 31), rng.randint(15, 31))
+    v = ndi.uniform_filter(nrng.random(shape), size=rng.choice([3, 5]), mode="nearest")
+    mask = (v > np.quantile(v, rng.uniform(0.3, 0.7))).astype(np.uint8)
+    names, given = list(NAMES), list(NAMES)
+    conn = rng.randint(1, 3)
+    s = ndi.generate_binary_structure(3, conn)
+    labels, count = ndi.label(mask, s)
+    out.write(f"case label {conn} 1 0 3 {' '.join(given)}\n")
+    out.write(operand("x", mask, "u8", names))
+    out.write(f"count {count}\n")
+    out.write(operand("want", labels.astype(np.int32), "i32", names))
+    out.write(f"case fill {conn} 1 0 3 {' '.join(given)}\n")
+    out.write(operand("x", mask, "u8", names))
+    out.write(operand("want", ndi.binary_fill_holes(mask, s), "b8", names))
+    out.write(f"case edt 1 1 3 2.5 0.7 0.9 3 {' '.join(given)}\n")
+    out.write(operand("x", mask, "u8", names))
+    out.write(operand("want", ndi.distance_transform_edt(mask, sampling=[2.5, 0.7, 0.9]), "f64", names))
+
+
 def check_regionprops(labels, v, want):
     """skimage.measure.regionprops agrees with scipy on the labels present (a second
     anchor for region_stats; skimage lists only the labels that occur)."""
@@ -222,6 +244,8 @@ def cases(args, rng, out):
             for op in ("com", "objects", "stats"):
                 measure_case(rng, nrng, out, op, r_sp)
             written += 10
+        blob_cases(rng, nrng, out)
+        written += 3
     return f"{written} morphology cases -> {args.out}"
 
 
