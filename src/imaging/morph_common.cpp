@@ -19,6 +19,13 @@ double as_double(T v) {
     else return static_cast<double>(static_cast<float>(v));
 }
 
+// Nonzero is true, NaN included (as NumPy's bool()).
+template <class T>
+std::uint8_t truth(T v) {
+    if constexpr (std::is_arithmetic_v<T>) return v != T{0};
+    else return static_cast<float>(v) != 0.0f;
+}
+
 }  // namespace
 
 plan make_plan(const tensor_base& x, std::span<const Axis> axes, std::string_view op) {
@@ -70,9 +77,9 @@ std::vector<std::uint8_t> mask_bytes(const tensor_base& x, const plan& p) {
         const T* src = reinterpret_cast<const T*>(v.data());
         std::uint8_t* dst = out.data();
         if (v.is_contiguous()) {
-            for (std::int64_t i = 0; i < p.total; ++i) dst[i] = as_double(src[i]) != 0.0;
+            for (std::int64_t i = 0; i < p.total; ++i) dst[i] = truth(src[i]);
         } else {
-            for_each_offset(v.shape(), v.strides(), [&](std::int64_t o) { *dst++ = as_double(src[o]) != 0.0; });
+            for_each_offset(v.shape(), v.strides(), [&](std::int64_t o) { *dst++ = truth(src[o]); });
         }
     });
     return out;

@@ -65,8 +65,8 @@ struct framed {
         }
         return out;
     }
+    // Writes the interior only: the frame of a zeroed block stays 0 from slice to slice.
     void load(const std::uint8_t* slice, std::uint8_t* block) const {
-        std::fill(block, block + count, std::uint8_t{0});
         for_each_line([&](std::int64_t first, std::int64_t n) {
             std::memcpy(block + first, slice, static_cast<std::size_t>(n));
             slice += n;
@@ -179,11 +179,10 @@ tensor_base binary_morphology(const tensor_base& mask, std::span<const Axis> axe
     tensor_base work = imaging::morph::allocate_work(dtype::b8, mask, p, name);
     const framed g(p);
     const auto offsets = g.linear(imaging::morph::structure_offsets(p.sizes.size(), options.connectivity));
-    std::vector<std::uint8_t> a(static_cast<std::size_t>(g.count)), b(static_cast<std::size_t>(g.count), 0);
+    std::vector<std::uint8_t> a(static_cast<std::size_t>(g.count), 0), b(static_cast<std::size_t>(g.count), 0);
     bool* out = reinterpret_cast<bool*>(work.data());
     for (std::int64_t s = 0; s < p.batch && p.slice > 0; ++s) {
         g.load(bytes.data() + s * p.slice, a.data());
-        std::fill(b.begin(), b.end(), std::uint8_t{0});
         const bool erode_first = op == morph_op::erosion || op == morph_op::opening;
         repeat(g, offsets, erode_first, options.iterations, a, b);
         if (op == morph_op::opening || op == morph_op::closing)
