@@ -72,7 +72,8 @@ void scan(const plan& p, const std::vector<small_vector<int, 6>>& earlier, int c
     const std::int64_t w = p.sizes[r - 1];
     const std::int64_t lines = p.slice / w;
     small_vector<std::int64_t, 6> idx(r, 0);  // coordinates of the current line (last unused)
-    std::vector<neighbour> valid;
+    std::vector<neighbour> valid, rest;  // rest: those the left neighbour has not joined
+    std::vector<std::int32_t> joined;    // per rest neighbour: the label joined last in this run
     for (std::int64_t line = 0; line < lines; ++line) {
         valid.clear();
         for (const auto& d : earlier) {
@@ -89,6 +90,10 @@ void scan(const plan& p, const std::vector<small_vector<int, 6>>& earlier, int c
             const bool covered = d[r - 1] <= 0 && nonzero <= connectivity;
             if (inside) valid.push_back({o + d[r - 1], d[r - 1], covered});
         }
+        rest.clear();
+        for (const neighbour& nb : valid)
+            if (!nb.covered) rest.push_back(nb);
+        joined.assign(rest.size(), 0);
         const std::int64_t base = line * w;
         for (std::int64_t x = 0; x < w; ++x) {
             const std::int64_t q = base + x;
@@ -97,10 +102,26 @@ void scan(const plan& p, const std::vector<small_vector<int, 6>>& earlier, int c
                 continue;
             }
             std::int32_t cur = 0;
-            const bool left = x > 0 && prov[q - 1] != 0;
-            if (left) cur = prov[q - 1];
+            if (x > 0 && prov[q - 1] != 0) {
+                // The common case inside an object: only the neighbours the left one
+                // has not seen, all inside the line but past its end.
+                // A run of an earlier line keeps one provisional label: join it once
+                // per run of this line, not once per element.
+                cur = prov[q - 1];
+                const bool last = x + 1 == w;
+                for (std::size_t i = 0; i < rest.size(); ++i) {
+                    if (last && rest[i].dx > 0) continue;
+                    const std::int32_t l = prov[q + rest[i].offset];
+                    if (l != 0 && l != cur && l != joined[i]) {
+                        cur = f.unite(cur, l);
+                        joined[i] = l;
+                    }
+                }
+                prov[q] = cur;
+                continue;
+            }
+            std::fill(joined.begin(), joined.end(), 0);  // a new run
             for (const neighbour& nb : valid) {
-                if (left && nb.covered) continue;
                 const std::int64_t xx = x + nb.dx;
                 if (xx < 0 || xx >= w) continue;
                 const std::int32_t l = prov[q + nb.offset];
