@@ -102,7 +102,8 @@ tensor_base distance_transform_edt(const tensor_base& mask, std::span<const Axis
         if (spacing.size() == 1) w[k] = spacing[0];
         else if (!spacing.empty()) w[k] = spacing[g];
     }
-    const std::vector<std::uint8_t> bytes = imaging::morph::mask_bytes(mask, p);
+    const imaging::morph::mask_view m = imaging::morph::mask_nonzero(mask, p);
+    const std::uint8_t* bytes = m.data;
     tensor_base work = imaging::morph::allocate_work(dtype::f64, mask, p, op);
     auto* out = reinterpret_cast<double*>(work.data());
     if (p.total == 0) return imaging::morph::to_stored(work, p);
@@ -114,7 +115,7 @@ tensor_base distance_transform_edt(const tensor_base& mask, std::span<const Axis
     // element along the first axis.
     std::vector<char> no_zero(static_cast<std::size_t>(p.batch));
     for (std::int64_t s = 0; s < p.batch; ++s) {
-        const std::uint8_t* in = bytes.data() + s * p.slice;
+        const std::uint8_t* in = bytes + s * p.slice;
         no_zero[s] = std::find(in, in + p.slice, std::uint8_t{0}) == in + p.slice;
     }
 
@@ -124,7 +125,7 @@ tensor_base distance_transform_edt(const tensor_base& mask, std::span<const Axis
     const double w2_last = w[r - 1] * w[r - 1];
     run(lines, p.total, [&](std::int64_t b, std::int64_t e) {
         for (std::int64_t l = b; l < e; ++l)
-            nearest_zero(bytes.data() + l * n_last, out + l * n_last, n_last, w2_last);
+            nearest_zero(bytes + l * n_last, out + l * n_last, n_last, w2_last);
     });
 
     // Passes along the other axes, in tiles of adjacent lines.

@@ -172,10 +172,10 @@ std::pair<tensor_base, std::int64_t> label(const tensor_base& mask, std::span<co
     const char* op = "label";
     const plan p = imaging::morph::make_plan(mask, axes, op);
     imaging::morph::check_connectivity(connectivity, p.sizes.size(), op);
-    const std::vector<std::uint8_t> bytes = imaging::morph::mask_bytes(mask, p);
+    const imaging::morph::mask_view m = imaging::morph::mask_nonzero(mask, p);
     tensor_base work = imaging::morph::allocate_work(dtype::i32, mask, p, op);
     auto* prov = reinterpret_cast<std::int32_t*>(work.data());
-    const std::vector<std::int32_t> root = imaging::morph::components(p, bytes.data(), connectivity, prov, op);
+    const std::vector<std::int32_t> root = imaging::morph::components(p, m.data, connectivity, prov, op);
     const std::size_t n_prov = root.size();
     std::vector<std::int32_t> final_label(n_prov, 0);
     std::int64_t count = 0;

@@ -85,6 +85,18 @@ std::vector<std::uint8_t> mask_bytes(const tensor_base& x, const plan& p) {
     return out;
 }
 
+mask_view mask_nonzero(const tensor_base& x, const plan& p) {
+    mask_view v;
+    const dtype d = x.type();
+    if (p.identity && x.is_contiguous() && (d == dtype::b8 || d == dtype::u8 || d == dtype::i8)) {
+        v.data = reinterpret_cast<const std::uint8_t*>(x.data());
+        return v;
+    }
+    v.copy = mask_bytes(x, p);
+    v.data = v.copy.data();
+    return v;
+}
+
 std::vector<double> values_as_double(const tensor_base& x) {
     std::vector<double> out(static_cast<std::size_t>(x.size()));
     visit_dtype(x.type(), [&](auto type) {

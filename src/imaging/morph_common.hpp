@@ -39,6 +39,15 @@ void check_connectivity(int connectivity, std::size_t rank, std::string_view op)
 /// The mask as 0/1 bytes in the working layout (nonzero is 1, as scipy).
 [[nodiscard]] std::vector<std::uint8_t> mask_bytes(const tensor_base& x, const plan& p);
 
+/// The mask as bytes that are nonzero where it is true, in the working layout: the
+/// input's own memory when it already is that (one-byte type, C-contiguous, working
+/// order), else mask_bytes.
+struct mask_view {
+    std::vector<std::uint8_t> copy;
+    const std::uint8_t* data = nullptr;
+};
+[[nodiscard]] mask_view mask_nonzero(const tensor_base& x, const plan& p);
+
 /// The input's elements as doubles / int64, in stored C order.
 [[nodiscard]] std::vector<double> values_as_double(const tensor_base& x);
 [[nodiscard]] std::vector<std::int64_t> labels_as_int64(const tensor_base& x, std::string_view op);
