@@ -73,7 +73,6 @@ void scan(const plan& p, const std::vector<small_vector<int, 6>>& earlier, int c
     const std::int64_t lines = p.slice / w;
     small_vector<std::int64_t, 6> idx(r, 0);  // coordinates of the current line (last unused)
     std::vector<neighbour> valid, rest;  // rest: those the left neighbour has not joined
-    std::vector<std::int32_t> joined;    // per rest neighbour: the label joined last in this run
     for (std::int64_t line = 0; line < lines; ++line) {
         valid.clear();
         for (const auto& d : earlier) {
@@ -93,42 +92,42 @@ void scan(const plan& p, const std::vector<small_vector<int, 6>>& earlier, int c
         rest.clear();
         for (const neighbour& nb : valid)
             if (!nb.covered) rest.push_back(nb);
-        joined.assign(rest.size(), 0);
         const std::int64_t base = line * w;
-        for (std::int64_t x = 0; x < w; ++x) {
-            const std::int64_t q = base + x;
-            if (!in[q]) {
-                prov[q] = 0;
+        const std::uint8_t* row = in + base;
+        std::int32_t* out = prov + base;
+        std::int64_t x = 0;
+        while (x < w) {
+            if (!row[x]) {
+                out[x++] = 0;
                 continue;
             }
+            // A run [x, end) of foreground. Its first element looks at all its earlier
+            // neighbours; the others only at those the element to their left has not
+            // seen, one earlier line at a time, joining each earlier run once.
+            std::int64_t end = x + 1;
+            while (end < w && row[end]) ++end;
             std::int32_t cur = 0;
-            if (x > 0 && prov[q - 1] != 0) {
-                // The common case inside an object: only the neighbours the left one
-                // has not seen, all inside the line but past its end.
-                // A run of an earlier line keeps one provisional label: join it once
-                // per run of this line, not once per element.
-                cur = prov[q - 1];
-                const bool last = x + 1 == w;
-                for (std::size_t i = 0; i < rest.size(); ++i) {
-                    if (last && rest[i].dx > 0) continue;
-                    const std::int32_t l = prov[q + rest[i].offset];
-                    if (l != 0 && l != cur && l != joined[i]) {
-                        cur = f.unite(cur, l);
-                        joined[i] = l;
-                    }
-                }
-                prov[q] = cur;
-                continue;
-            }
-            std::fill(joined.begin(), joined.end(), 0);  // a new run
             for (const neighbour& nb : valid) {
                 const std::int64_t xx = x + nb.dx;
                 if (xx < 0 || xx >= w) continue;
-                const std::int32_t l = prov[q + nb.offset];
+                const std::int32_t l = out[x + nb.offset];
                 if (l == 0 || l == cur) continue;
                 cur = cur == 0 ? l : f.unite(cur, l);
             }
-            prov[q] = cur == 0 ? f.make(op) : cur;
+            if (cur == 0) cur = f.make(op);
+            for (const neighbour& nb : rest) {
+                const std::int64_t stop = nb.dx > 0 ? std::min(end, w - 1) : end;
+                std::int32_t joined = 0;
+                for (std::int64_t xx = x + 1; xx < stop; ++xx) {
+                    const std::int32_t l = out[xx + nb.offset];
+                    if (l != 0 && l != joined && l != cur) {
+                        cur = f.unite(cur, l);
+                        joined = l;
+                    }
+                }
+            }
+            std::fill(out + x, out + end, cur);
+            x = end;
         }
         for (std::size_t k = r - 1; k-- > 0;) {
             if (++idx[k] < p.sizes[k]) break;
