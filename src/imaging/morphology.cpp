@@ -17,112 +17,65 @@ namespace {
 
 using imaging::morph::plan;
 
-// One slice framed by a border of one element on every side: every neighbour of an
-// interior element is then one fixed linear offset away, with no bounds test. The
-// frame holds 0, scipy's border_value, and is never written.
-struct framed {
-    small_vector<std::int64_t, 6> sizes;    // interior sizes
-    small_vector<std::int64_t, 6> strides;  // of the framed block
-    std::int64_t count = 1;                 // elements of the framed block
-
-    explicit framed(const plan& p) : sizes(p.sizes), strides(p.sizes.size(), 0) {
-        for (std::size_t i = sizes.size(); i-- > 0;) {
-            strides[i] = count;
-            count *= sizes[i] + 2;
-        }
-    }
-    // Calls f(first, n): the framed offset of the first element of each interior line
-    // along the last axis, and its length.
-    template <class F>
-    void for_each_line(F&& f) const {
-        const std::size_t r = sizes.size();
-        for (std::int64_t s : sizes)
-            if (s == 0) return;
-        small_vector<std::int64_t, 6> idx(r, 0);
-        std::int64_t first = 0;
-        for (std::size_t i = 0; i < r; ++i) first += strides[i];
-        for (;;) {
-            f(first, sizes[r - 1]);
-            std::size_t k = r - 1;
-            for (;;) {
-                if (k == 0) return;
-                --k;
-                if (++idx[k] < sizes[k]) {
-                    first += strides[k];
+// One erosion (every neighbour true) or dilation (some neighbour true) of the slice
+// `in` (nonzero is true) into `out` (0/1); returns whether any element changed.
+// Outside the slice is false (scipy's border_value=0): a neighbour line outside makes
+// an eroded line false and adds nothing to a dilated one. A line at a time and one
+// neighbour at a time, so that each inner loop is a run of byte ands / ors the
+// compiler vectorises.
+bool step(const plan& p, const std::vector<small_vector<int, 6>>& offsets, bool erosion, const std::uint8_t* in,
+          std::uint8_t* out) {
+    const std::size_t r = p.sizes.size();
+    small_vector<std::int64_t, 6> strides(r, 1);
+    for (std::size_t k = r - 1; k-- > 0;) strides[k] = strides[k + 1] * p.sizes[k + 1];
+    const std::int64_t w = p.sizes[r - 1];
+    const std::int64_t lines = p.slice / w;
+    small_vector<std::int64_t, 6> idx(r, 0);
+    std::uint8_t changed = 0;
+    for (std::int64_t line = 0; line < lines; ++line) {
+        std::uint8_t* o = out + line * w;
+        bool first = true, dead = false;
+        for (const auto& d : offsets) {
+            std::int64_t shift = 0;
+            bool inside = true;
+            for (std::size_t k = 0; k + 1 < r; ++k) {
+                const std::int64_t c = idx[k] + d[k];
+                inside &= c >= 0 && c < p.sizes[k];
+                shift += d[k] * strides[k];
+            }
+            if (!inside) {
+                if (erosion) {
+                    dead = true;
                     break;
                 }
-                first -= strides[k] * (sizes[k] - 1);
-                idx[k] = 0;
+                continue;
+            }
+            const std::uint8_t* src = in + line * w + shift;
+            // o[x] op= (src[x + dx] != 0), and the element past the line's end is false.
+            const int dx = d[r - 1];
+            const std::int64_t lo = dx < 0 ? 1 : 0, hi = dx > 0 ? w - 1 : w;
+            if (first) {
+                if (lo == 1) o[0] = 0;
+                if (hi == w - 1) o[w - 1] = 0;
+                for (std::int64_t x = lo; x < hi; ++x) o[x] = src[x + dx] != 0;
+                first = false;
+            } else if (erosion) {
+                if (lo == 1) o[0] = 0;
+                if (hi == w - 1) o[w - 1] = 0;
+                for (std::int64_t x = lo; x < hi; ++x) o[x] &= src[x + dx] != 0;
+            } else {
+                for (std::int64_t x = lo; x < hi; ++x) o[x] |= src[x + dx] != 0;
             }
         }
-    }
-    std::vector<std::int64_t> linear(const std::vector<small_vector<int, 6>>& offsets) const {
-        std::vector<std::int64_t> out;
-        for (const auto& d : offsets) {
-            std::int64_t o = 0;
-            for (std::size_t i = 0; i < d.size(); ++i) o += d[i] * strides[i];
-            out.push_back(o);
+        if (dead || first) std::memset(o, 0, static_cast<std::size_t>(w));
+        const std::uint8_t* before = in + line * w;
+        for (std::int64_t x = 0; x < w; ++x) changed |= o[x] ^ static_cast<std::uint8_t>(before[x] != 0);
+        for (std::size_t k = r - 1; k-- > 0;) {
+            if (++idx[k] < p.sizes[k]) break;
+            idx[k] = 0;
         }
-        return out;
     }
-    // Writes the interior only: the frame of a zeroed block stays 0 from slice to slice.
-    void load(const std::uint8_t* slice, std::uint8_t* block) const {
-        for_each_line([&](std::int64_t first, std::int64_t n) {
-            std::memcpy(block + first, slice, static_cast<std::size_t>(n));
-            slice += n;
-        });
-    }
-    void store(const std::uint8_t* block, bool* slice) const {
-        for_each_line([&](std::int64_t first, std::int64_t n) {
-            for (std::int64_t x = 0; x < n; ++x) slice[x] = block[first + x] != 0;
-            slice += n;
-        });
-    }
-};
-
-// One erosion (every neighbour true) or dilation (some neighbour true) of `in` into
-// `out`; returns whether any element changed. A line at a time, one neighbour offset
-// at a time, so that each inner loop is a run of byte ands / ors the compiler vectorises.
-bool step(const framed& g, const std::vector<std::int64_t>& offsets, bool erosion, const std::uint8_t* in,
-          std::uint8_t* out) {
-    std::uint8_t changed = 0;
-    g.for_each_line([&](std::int64_t first, std::int64_t n) {
-        std::uint8_t* o = out + first;
-        std::memcpy(o, in + first + offsets[0], static_cast<std::size_t>(n));
-        for (std::size_t k = 1; k < offsets.size(); ++k) {
-            const std::uint8_t* s = in + first + offsets[k];
-            if (erosion)
-                for (std::int64_t x = 0; x < n; ++x) o[x] &= s[x];
-            else
-                for (std::int64_t x = 0; x < n; ++x) o[x] |= s[x];
-        }
-        const std::uint8_t* before = in + first;
-        for (std::int64_t x = 0; x < n; ++x) changed |= o[x] ^ before[x];
-    });
     return changed != 0;
-}
-
-// `iterations` steps (< 1: until stable) of one operation, in place in `a` with `b` as
-// scratch. Until stable has a closed form with a false border: erosion shrinks every
-// nonempty slice until it is empty, dilation grows it until it is full.
-void repeat(const framed& g, const std::vector<std::int64_t>& offsets, bool erosion, std::int64_t iterations,
-            std::vector<std::uint8_t>& a, std::vector<std::uint8_t>& b) {
-    if (iterations < 1) {
-        bool any = false;
-        g.for_each_line([&](std::int64_t first, std::int64_t n) {
-            for (std::int64_t p = first; p < first + n; ++p) any |= a[p] != 0;
-        });
-        const std::uint8_t v = (!erosion && any) ? 1 : 0;
-        g.for_each_line([&](std::int64_t first, std::int64_t n) {
-            std::fill(a.begin() + first, a.begin() + first + n, v);
-        });
-        return;
-    }
-    for (std::int64_t i = 0; i < iterations; ++i) {
-        const bool changed = step(g, offsets, erosion, a.data(), b.data());
-        std::swap(a, b);
-        if (!changed) return;  // a fixed point stays one
-    }
 }
 
 const char* op_name(morph_op op) {
@@ -175,19 +128,44 @@ tensor_base binary_morphology(const tensor_base& mask, std::span<const Axis> axe
     const char* name = op_name(op);
     const plan p = imaging::morph::make_plan(mask, axes, name);
     imaging::morph::check_connectivity(options.connectivity, p.sizes.size(), name);
-    const std::vector<std::uint8_t> bytes = imaging::morph::mask_bytes(mask, p);
+    const imaging::morph::mask_view bytes = imaging::morph::mask_nonzero(mask, p);
     tensor_base work = imaging::morph::allocate_work(dtype::b8, mask, p, name);
-    const framed g(p);
-    const auto offsets = g.linear(imaging::morph::structure_offsets(p.sizes.size(), options.connectivity));
-    std::vector<std::uint8_t> a(static_cast<std::size_t>(g.count), 0), b(static_cast<std::size_t>(g.count), 0);
-    bool* out = reinterpret_cast<bool*>(work.data());
+    const auto offsets = imaging::morph::structure_offsets(p.sizes.size(), options.connectivity);
+    const bool erode_first = op == morph_op::erosion || op == morph_op::opening;
+    const bool two = op == morph_op::opening || op == morph_op::closing;
+    std::vector<std::uint8_t> scratch;  // allocated only when a chain needs a second buffer
+    auto* out = reinterpret_cast<std::uint8_t*>(work.data());
     for (std::int64_t s = 0; s < p.batch && p.slice > 0; ++s) {
-        g.load(bytes.data() + s * p.slice, a.data());
-        const bool erode_first = op == morph_op::erosion || op == morph_op::opening;
-        repeat(g, offsets, erode_first, options.iterations, a, b);
-        if (op == morph_op::opening || op == morph_op::closing)
-            repeat(g, offsets, !erode_first, options.iterations, a, b);
-        g.store(a.data(), out + s * p.slice);
+        // The steps alternate between the result and one scratch slice; the input is
+        // only read.
+        const std::uint8_t* cur = bytes.data + s * p.slice;
+        std::uint8_t* result = out + s * p.slice;
+        auto target = [&]() -> std::uint8_t* {
+            if (cur != result) return result;
+            if (scratch.empty()) scratch.resize(static_cast<std::size_t>(p.slice));
+            return scratch.data();
+        };
+        for (int phase = 0; phase < (two ? 2 : 1); ++phase) {
+            const bool erosion = phase == 0 ? erode_first : !erode_first;
+            if (options.iterations < 1) {
+                // Until stable has a closed form with a false border: erosion empties
+                // every nonempty slice, dilation fills it.
+                bool any = false;
+                for (std::int64_t i = 0; i < p.slice && !any; ++i) any = cur[i] != 0;
+                std::uint8_t* t = target();
+                std::memset(t, (!erosion && any) ? 1 : 0, static_cast<std::size_t>(p.slice));
+                cur = t;
+                continue;
+            }
+            for (std::int64_t i = 0; i < options.iterations; ++i) {
+                std::uint8_t* t = target();
+                const bool changed = step(p, offsets, erosion, cur, t);
+                cur = t;
+                if (!changed) break;  // a fixed point stays one
+            }
+        }
+        if (cur != result)
+            for (std::int64_t i = 0; i < p.slice; ++i) result[i] = cur[i] != 0;
     }
     return imaging::morph::to_stored(work, p);
 }

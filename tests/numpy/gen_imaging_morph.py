@@ -197,7 +197,7 @@ def measure_case(rng, nrng, out, op, r_sp):
 
 def blob_cases(rng, nrng, out):
     """Realistic masks: smoothed noise thresholded, objects of many elements with
-    holes and bays (the label scan's shortcuts, fill_holes, long EDT lines)."""
+    holes and bays (the label scan's runs, fill_holes, morphology, long EDT lines)."""
     shape = (rng.randint(4, 9), rng.randint(15, 31), rng.randint(15, 31))
     v = ndi.uniform_filter(nrng.random(shape), size=rng.choice([3, 5]), mode="nearest")
     mask = (v > np.quantile(v, rng.uniform(0.3, 0.7))).astype(np.uint8)
@@ -212,6 +212,11 @@ def blob_cases(rng, nrng, out):
     out.write(f"case fill {conn} 1 0 3 {' '.join(given)}\n")
     out.write(operand("x", mask, "u8", names))
     out.write(operand("want", ndi.binary_fill_holes(mask, s), "b8", names))
+    iters = rng.choice([1, 2, 3])
+    for op, fn in (("erosion", ndi.binary_erosion), ("closing", ndi.binary_closing)):
+        out.write(f"case {op} {conn} {iters} 0 3 {' '.join(given)}\n")
+        out.write(operand("x", mask, "u8", names))
+        out.write(operand("want", fn(mask, s, iterations=iters), "b8", names))
     out.write(f"case edt 1 1 3 2.5 0.7 0.9 3 {' '.join(given)}\n")
     out.write(operand("x", mask, "u8", names))
     out.write(operand("want", ndi.distance_transform_edt(mask, sampling=[2.5, 0.7, 0.9]), "f64", names))
@@ -245,7 +250,7 @@ def cases(args, rng, out):
                 measure_case(rng, nrng, out, op, r_sp)
             written += 10
         blob_cases(rng, nrng, out)
-        written += 3
+        written += 5
     return f"{written} morphology cases -> {args.out}"
 
 
