@@ -1,9 +1,10 @@
 // label: connected components numbered as scipy.ndimage.label numbers them.
 //
-// One raster scan gives each foreground element the provisional label of an earlier
-// neighbour (or a new one) and records in a union-find forest that the labels of its
-// earlier neighbours belong together; a second pass replaces each provisional label
-// by its component's final number. Linear time. The union always links the larger
+// One raster scan, a run of foreground along the last axis at a time, gives each run
+// the provisional label of an earlier neighbour (or a new one) and records in a
+// union-find forest that the labels of its earlier neighbours belong together; a
+// second pass replaces each provisional label by its component's final number.
+// Linear time. fill_holes labels the background with the same scan (components()). The union always links the larger
 // root under the smaller, so a component's root is the provisional label of its first
 // element in raster order (that element has no earlier neighbour in the component and
 // so opened the smallest of its labels): numbering the roots in increasing order is
