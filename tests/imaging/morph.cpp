@@ -305,3 +305,21 @@ TEST_CASE("masks and objects: unnamed tensors take axes by index", "[imaging][im
     CHECK(d(2, 3, 4) == 1.0);
     CHECK(nt::binary_erosion(m, {1, 2}).size() == m.size());
 }
+
+TEST_CASE("masks and objects: strided views read as their copies", "[imaging][imaging_morph]") {
+    auto v = nt::empty<std::uint8_t>({9, 12, 10}, {"D", "H", "W"});
+    std::uint32_t s = 99;
+    for (auto& x : v) {
+        s = s * 1664525u + 1013904223u;
+        x = static_cast<std::uint8_t>((s >> 29) > 2 ? (s >> 24) : 0);
+    }
+    const auto view = v.transpose();  // (W, H, D), strided
+    const auto copy = view.contiguous();
+    CHECK(elements(nt::label(view, {"D", "H", "W"}, 2).first) == elements(nt::label(copy, {"D", "H", "W"}, 2).first));
+    CHECK(elements(nt::distance_transform_edt(view, {"H", "D"}, {1.0, 3.0})) ==
+          elements(nt::distance_transform_edt(copy, {"H", "D"}, {1.0, 3.0})));
+    CHECK(elements(nt::binary_closing(view, {"W", "D"}, {.connectivity = 2, .iterations = 2})) ==
+          elements(nt::binary_closing(copy, {"W", "D"}, {.connectivity = 2, .iterations = 2})));
+    CHECK(elements(nt::binary_fill_holes(view, {"D", "H", "W"})) ==
+          elements(nt::binary_fill_holes(copy, {"D", "H", "W"})));
+}
