@@ -165,7 +165,7 @@ int replay(const std::string& path) {
 
 }  // namespace
 
-// 10 cases per round of the generator: SEEDED 30 15 in tests/imaging.cmake.
+// 35 cases per round of the generator (SEEDED 30 15 in tests/imaging.cmake).
 TEST_CASE("masks and objects agree with scipy.ndimage", "[numpy][imaging_morph]") {
     const std::string dir = NT_TEST_DATA_DIR;
     CHECK(replay(dir + "/imaging_morph_fixed.txt") >= 900);
