@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 
 #include "morph_common.hpp"
@@ -180,8 +181,9 @@ tensor_base binary_fill_holes(const tensor_base& mask, std::span<const Axis> axe
     // reaches the outside exactly when it has an element on an edge.
     std::vector<std::uint8_t> background = imaging::morph::mask_bytes(mask, p);
     for (auto& b : background) b ^= 1;
-    std::vector<std::int32_t> prov(static_cast<std::size_t>(p.total));
-    const auto root = imaging::morph::components(p, background.data(), connectivity, prov.data(), name);
+    // Every element is written by the scan: no zeroing pass over the largest buffer.
+    const std::unique_ptr<std::int32_t[]> prov(new std::int32_t[static_cast<std::size_t>(p.total)]);
+    const auto root = imaging::morph::components(p, background.data(), connectivity, prov.get(), name);
     std::vector<std::uint8_t> outside(root.size(), 0);
     const std::size_t r = p.sizes.size();
     small_vector<std::int64_t, 6> inner(r, 1);  // elements of a slice per step along axis k
@@ -194,7 +196,7 @@ tensor_base binary_fill_holes(const tensor_base& mask, std::span<const Axis> axe
             const std::int64_t c = (pos / inner[k]) % p.sizes[k];
             edge_line |= c == 0 || c == p.sizes[k] - 1;
         }
-        const std::int32_t* l = prov.data() + line * w;
+        const std::int32_t* l = prov.get() + line * w;
         if (edge_line)
             for (std::int64_t x = 0; x < w; ++x) outside[root[l[x]]] = 1;
         else {
