@@ -22,6 +22,7 @@
 #include "nt/linalg.hpp"
 #include "nt/match.hpp"
 #include "nt/name.hpp"
+#include "nt/morphology.hpp"
 #include "nt/names.hpp"
 #include "nt/npy.hpp"
 #include "nt/pipeline.hpp"
