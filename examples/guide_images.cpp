@@ -51,6 +51,30 @@ int main() {
         // [filters]
     }
     {
+        // [objects]
+        // Two 6x6 masks (2,6,6 | ?,H,W): each labelled on its own, numbered on from one
+        // image to the next, as scipy.ndimage.label numbers them.
+        auto mask = nt::zeros<bool>({2, 6, 6}, {"", "H", "W"});
+        mask.index(0).slice("H", 0, 2).slice("W", 0, 2).fill(true);
+        mask.index(0).slice("H", 3, 6).slice("W", 3, 6).fill(true);
+        mask.index(1).slice("H", 1, 4).slice("W", 2, 5).fill(true);
+        auto [labels, count] = nt::label(mask, {"H", "W"});
+        std::cout << "label     " << count << " objects\n" << labels.index(0) << "\n";
+        // The distance from each voxel of an object to the background, per image.
+        auto dist = nt::distance_transform_edt(mask, {"H", "W"});
+        std::cout << "edt       " << dist.index(0).index(4) << "\n";
+        // Per-label measurements: bounding boxes and statistics of the values.
+        auto boxes = nt::find_objects(labels, {"H", "W"});
+        auto stats = nt::region_stats(nt::arange<float>(72).reshape({2, 6, 6}, {"", "H", "W"}), labels, {"H", "W"});
+        std::cout << "object 2  rows " << boxes[1]->begin[0] << ".." << boxes[1]->end[0] << ", count "
+                  << stats.count.to_vector()[1] << ", mean " << stats.mean.to_vector()[1] << "\n";
+        // Masks clean up with scipy's structuring elements (connectivity 1: a cross).
+        auto opened = nt::binary_opening(mask, {"H", "W"}, {.connectivity = 1});
+        std::cout << "opening   keeps " << nt::sum(opened.astype<std::int32_t>()).to_vector()[0] << " of "
+                  << nt::sum(mask.astype<std::int32_t>()).to_vector()[0] << " voxels\n";
+        // [objects]
+    }
+    {
         // [sliding]
         // A volume too large to predict at once: windows of 8x8 over H and W, four at a
         // time, blended into one result. The predictor may change the other axes.
