@@ -16,7 +16,7 @@ nt_add_oracle(imaging_pool numpy/gen_imaging_pool.py TEST test_imaging SPEC "[nu
 
 # The filters: scipy.ndimage's gaussian, uniform, rank, sobel and gradient-magnitude filters.
 nt_add_oracle(imaging_filters numpy/gen_imaging_filters.py TEST test_imaging SPEC "[numpy][imaging_filters]"
-              OUT imaging_filters.txt SEEDED 770 385)
+              OUT imaging_filters SEEDED 770 385)
 
 # Masks and objects: binary morphology, label, distance_transform_edt, measurements.
 nt_add_oracle(imaging_morph numpy/gen_imaging_morph.py TEST test_imaging SPEC "[numpy][imaging_morph]"
