@@ -21,3 +21,7 @@ nt_add_oracle(imaging_filters numpy/gen_imaging_filters.py TEST test_imaging SPE
 # Masks and objects: binary morphology, label, distance_transform_edt, measurements.
 nt_add_oracle(imaging_morph numpy/gen_imaging_morph.py TEST test_imaging SPEC "[numpy][imaging_morph]"
               OUT imaging_morph SEEDED 30 15)
+
+# Convolution: torch's conv / conv_transpose (groups, pad modes, autograd), scipy's correlate / convolve.
+nt_add_oracle(imaging_conv numpy/gen_imaging_conv.py TEST test_imaging SPEC "[numpy][imaging_conv]"
+              OUT imaging_conv SEEDED 300 100)

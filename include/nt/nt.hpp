@@ -7,6 +7,7 @@
 #include "nt/any_tensor.hpp"
 #include "nt/axis.hpp"
 #include "nt/boundary.hpp"
+#include "nt/conv.hpp"
 #include "nt/creation.hpp"
 #include "nt/dtype.hpp"
 #include "nt/elementwise.hpp"

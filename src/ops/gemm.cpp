@@ -31,9 +31,12 @@ namespace {
 // before each product the count in force is handed to OpenBLAS when it changed. A
 // relaxed check per call is cheap beside any product; the setting is process-wide
 // in OpenBLAS, as it is in ntensor.
+std::atomic<int> single_threaded_scopes{0};
+std::atomic<int> applied_blas_threads{-1};
+
 void bound_blas_threads() {
-    static std::atomic<int> applied{-1};
-    const int want = get_num_threads();
+    std::atomic<int>& applied = applied_blas_threads;
+    const int want = single_threaded_scopes.load(std::memory_order_acquire) > 0 ? 1 : get_num_threads();
     if (applied.load(std::memory_order_relaxed) != want) {
         openblas_set_num_threads(want);
         applied.store(want, std::memory_order_relaxed);
@@ -216,6 +219,13 @@ void gemm_batched(dtype d, const gemm_problem& g, const void* l, const void* r, 
                  std::string("no product kernel for ") + std::string(to_string(d)) + " (f16 is computed in f32)");
     });
 }
+
+single_threaded_blas::single_threaded_blas() {
+    single_threaded_scopes.fetch_add(1, std::memory_order_acq_rel);
+    bound_blas_threads();
+}
+
+single_threaded_blas::~single_threaded_blas() { single_threaded_scopes.fetch_sub(1, std::memory_order_acq_rel); }
 
 int blas_num_threads() noexcept { return openblas_get_num_threads(); }
 

@@ -33,6 +33,18 @@ struct gemm_problem {
 /// the "and"s.
 void gemm_batched(dtype d, const gemm_problem& g, const void* l, const void* r, void* c);
 
+/// While one lives, the BLAS runs each product on its caller's thread (gemm_batched
+/// leaves its thread count at 1): the imaging operations run many small products on
+/// the pool's threads at once, which the BLAS's own pool would oversubscribe. Nests;
+/// process-wide, as the BLAS's setting is.
+class single_threaded_blas {
+public:
+    single_threaded_blas();
+    ~single_threaded_blas();
+    single_threaded_blas(const single_threaded_blas&) = delete;
+    single_threaded_blas& operator=(const single_threaded_blas&) = delete;
+};
+
 /// The thread count the BLAS is using now (openblas_get_num_threads), for tests.
 [[nodiscard]] int blas_num_threads() noexcept;
 
