@@ -7,6 +7,32 @@
 
 int main() {
     {
+        // [conv]
+        // A batch of two 3-channel images and 4 filters of 3x3: CHANNEL is in both, so
+        // it is summed; FEATURE is the kernel's own, so it becomes an output axis.
+        auto x = nt::ones<float>({2, 3, 6, 6}, {"", "CHANNEL", "H", "W"});
+        auto w = nt::full<float>({4, 3, 3, 3}, 0.5f, {"FEATURE", "CHANNEL", "H", "W"});
+        auto y = nt::conv(x, w, {"H", "W"}, {.padding = nt::padding::same});
+        std::cout << "conv      " << y.spec() << ", corner " << y.index(0).index(0).index(0).index(0).to_vector()[0]
+                  << ", centre " << y.index(0).index(0).index(3).index(3).to_vector()[0] << "\n";
+        // Strides, dilation, explicit padding and torch's pad modes; a bias per FEATURE.
+        auto b = nt::tensor<float>({1, 2, 3, 4}).rename({"FEATURE"});
+        auto down = nt::conv(x, w, {"H", "W"}, {.stride = {2}, .padding = 1, .pad_mode = nt::pad_mode::reflect, .bias = b});
+        std::cout << "strided   " << down.spec() << "\n";
+        // Depthwise: .keep pairs CHANNEL without summing it.
+        auto dw = nt::conv(x, nt::ones<float>({3, 3, 3}, {"CHANNEL", "H", "W"}), {"H", "W"}, {.keep = {nt::Axis("CHANNEL")}});
+        std::cout << "depthwise " << dw.spec() << "\n";
+        // The adjoint, as torch's conv_transpose: twice the size with stride 2.
+        auto up = nt::conv_transpose(y, nt::ones<float>({4, 3, 2, 2}, {"FEATURE", "CHANNEL", "H", "W"}), {"H", "W"},
+                                     {.stride = {2}});
+        std::cout << "transpose " << up.spec() << "\n";
+        // scipy.ndimage.correlate on an int16 image: each slice of the batch on its own.
+        auto ct = nt::arange<std::int16_t>(2 * 4 * 4).reshape({2, 4, 4}, {"", "H", "W"});
+        auto k = nt::tensor<double>({0.25, 0.5, 0.25}).reshape({1, 3}, {"H", "W"});
+        std::cout << "correlate " << nt::correlate(ct, k, {"H", "W"}, nt::boundary::nearest).index(1).index(0) << "\n";
+        // [conv]
+    }
+    {
         // [pool]
         // A batch of two one-channel 4x4 images: (2,1,4,4 | ?,CHANNEL,H,W).
         auto img = nt::arange<float>(32).reshape({2, 1, 4, 4}, {"", "CHANNEL", "H", "W"});

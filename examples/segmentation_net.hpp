@@ -7,9 +7,8 @@
 //   logits (?, CLASS, D, H, W)
 //
 // Two 3x3x3 convolutions with ReLU, then a 1x1x1 projection to CLASS. A convolution
-// is a sliding-window view (unfold over D, H, W: no copy, and its backward is the
-// generic view rule) contracted with a weight whose names pair with the window axes
-// and the channel axis: einsum does the im2col and the GEMM in one call. The input is
+// is nt::conv over D, H, W: the weight's CHANNEL is summed with the input's, its OUT
+// becomes the output's feature axis (renamed CHANNEL for the next layer). The input is
 // padded by 2 once, so that the two unpadded ("valid") convolutions give back the
 // input's size and no hidden activation needs padding.
 #pragma once
@@ -26,7 +25,7 @@
 namespace seg {
 
 struct net {
-    nt::Tensor<float> w1, b1;  // (OUT, CHANNEL, KD, KH, KW), (OUT)
+    nt::Tensor<float> w1, b1;  // (OUT, CHANNEL, D, H, W) sized 3x3x3, (OUT)
     nt::Tensor<float> w2, b2;
     nt::Tensor<float> w3, b3;  // (CLASS, CHANNEL), (CLASS)
 
@@ -45,7 +44,7 @@ inline net make_net(std::int64_t channels, std::int64_t hidden, std::int64_t cla
         for (auto& x : v) x = d(rng);
         return nt::from_vector(v, shape, names).with_grad();
     };
-    const std::vector<nt::name> conv_names{"OUT", "CHANNEL", "KD", "KH", "KW"};  // names_arg would dangle
+    const std::vector<nt::name> conv_names{"OUT", "CHANNEL", "D", "H", "W"};  // names_arg would dangle
     net m;
     m.w1 = normal({hidden, channels, 3, 3, 3}, conv_names, static_cast<double>(channels * 27));
     m.b1 = nt::zeros<float>({hidden}, {"OUT"}).with_grad();
@@ -58,9 +57,7 @@ inline net make_net(std::int64_t channels, std::int64_t hidden, std::int64_t cla
 
 /// A 3x3x3 convolution without padding: (?, CHANNEL, D, H, W) -> (?, CHANNEL, D-2, H-2, W-2).
 inline nt::Tensor<float> conv3(const nt::Tensor<float>& x, const nt::Tensor<float>& w, const nt::Tensor<float>& b) {
-    const auto windows = x.unfold({"D", "H", "W"}, {3, 3, 3}, {1, 1, 1}, {"KD", "KH", "KW"});
-    const auto y = nt::einsum("... CHANNEL D H W KD KH KW, OUT CHANNEL KD KH KW -> ... OUT D H W", windows, w);
-    return (y + b).rename("OUT", "CHANNEL");  // b (OUT) pairs with y's OUT by name
+    return nt::conv(x, w, {"D", "H", "W"}, {.bias = b}).rename("OUT", "CHANNEL");
 }
 
 /// The logits (?, CLASS, D, H, W) of a volume (?, CHANNEL, D, H, W).

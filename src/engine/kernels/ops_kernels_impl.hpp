@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -838,10 +839,71 @@ void run_cast(std::span<const std::int64_t> shape, To* out, std::span<const std:
         elementwise<To, From>(shape, out, os, a, as, [](From x) { return kernels::convert<To, From>(x); });
 }
 
+namespace where_detail {
+
+/// Every element of `shape` at consecutive positions (C-contiguous strides, size-1
+/// axes ignored), or every element at one position (all strides 0).
+enum class flat_access : std::uint8_t { no, contig, scalar };
+inline flat_access flat(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides) {
+    bool zero = true;
+    std::int64_t expected = 1;
+    bool contig = true;
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        if (shape[d] == 1) continue;
+        if (strides[d] != 0) zero = false;
+        if (strides[d] != expected) contig = false;
+        expected *= shape[d];
+    }
+    return zero ? flat_access::scalar : contig ? flat_access::contig : flat_access::no;
+}
+
+// The select as bits under a mask widened from the bool, over restrict pointers: GCC
+// vectorises this loop, where the engine's generic three-input loop over `c ? x : y`
+// stayed scalar (12x an add's time on a (2,8,32,64,64) float tensor).
+template <class T, bool ContigA, bool ContigB>
+void select_flat(std::int64_t begin, std::int64_t end, T* __restrict out, const bool* __restrict cond,
+                 const T* __restrict a, const T* __restrict b) {
+    using U = std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
+    const auto* ca = reinterpret_cast<const unsigned char*>(cond);
+    auto* o = reinterpret_cast<U*>(out);
+    const auto* ua = reinterpret_cast<const U*>(a);
+    const auto* ub = reinterpret_cast<const U*>(b);
+    for (std::int64_t i = begin; i < end; ++i) {
+        const U mask = static_cast<U>(U{0} - static_cast<U>(ca[i] != 0));
+        const U x = ContigA ? ua[i] : ua[0], y = ContigB ? ub[i] : ub[0];
+        o[i] = static_cast<U>((x & mask) | (y & ~mask));
+    }
+}
+
+}  // namespace where_detail
+
 template <class T>
 void run_where(std::span<const std::int64_t> shape, T* out, std::span<const std::int64_t> os, const bool* cond,
                std::span<const std::int64_t> cs, const T* a, std::span<const std::int64_t> as, const T* b,
                std::span<const std::int64_t> bs) {
+    using where_detail::flat_access;
+    if constexpr (sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+        const flat_access fa = where_detail::flat(shape, as), fb = where_detail::flat(shape, bs);
+        if (where_detail::flat(shape, os) == flat_access::contig && where_detail::flat(shape, cs) == flat_access::contig &&
+            fa != flat_access::no && fb != flat_access::no) {
+            std::int64_t n = 1;
+            for (std::int64_t s : shape) n *= s;
+            auto body = [&](std::int64_t begin, std::int64_t end) {
+                const bool ca = fa == flat_access::contig, cb = fb == flat_access::contig;
+                if (ca && cb) where_detail::select_flat<T, true, true>(begin, end, out, cond, a, b);
+                else if (ca) where_detail::select_flat<T, true, false>(begin, end, out, cond, a, b);
+                else if (cb) where_detail::select_flat<T, false, true>(begin, end, out, cond, a, b);
+                else where_detail::select_flat<T, false, false>(begin, end, out, cond, a, b);
+            };
+            if (want_parallel(n)) {
+                const std::int64_t block = 1 << 16, blocks = (n + block - 1) / block;
+                parallel_for(blocks, [&](std::int64_t b0, std::int64_t b1) { body(b0 * block, std::min(n, b1 * block)); });
+            } else {
+                body(0, n);
+            }
+            return;
+        }
+    }
     elementwise<T, bool, T, T>(shape, out, os, cond, cs, a, as, b, bs, [](bool c, T x, T y) { return c ? x : y; });
 }
 
