@@ -48,3 +48,13 @@ if(TARGET test_static AND NOT NTENSOR_SANITIZE)  # compile-time checks: once, in
         set_tests_properties("static: refused ${case}" PROPERTIES RESOURCE_LOCK nt_build_tree)
     endforeach()
 endif()
+
+# 4. ntensor_config_header (cmake/ntensorStatic.cmake): a program typed by a config's
+#    generated aliases builds and runs.
+if(TARGET ntensor_cli AND NOT NTENSOR_SANITIZE)
+    add_executable(test_static_config ${CMAKE_CURRENT_SOURCE_DIR}/static/config_header/uses_header.cpp)
+    target_link_libraries(test_static_config PRIVATE ntensor::ntensor ntensor_build_flags)
+    ntensor_config_header(test_static_config ${CMAKE_CURRENT_SOURCE_DIR}/static/configs/segmentation.json)
+    add_test(NAME "static: config header" COMMAND test_static_config)
+    set_tests_properties("static: config header" PROPERTIES PASS_REGULAR_EXPRESSION "^\\(2,3,4,5 \\| \\?,CHANNEL,H,W\\) 0.5")
+endif()
