@@ -427,31 +427,13 @@ const std::array<name, sizeof...(N)>& runtime_names() {
 }
 
 // Messages are built out of line of the templates (inline functions, once per program).
-[[noreturn]] inline void throw_type_spec(errc code, std::span<const std::string_view> expected,
-                                         std::string_view actual) {
-    std::string want = "(";
-    for (std::size_t a = 0; a < expected.size(); ++a)
-        want += std::string(a ? "," : "") + (expected[a].empty() ? std::string("?") : std::string(expected[a]));
-    want += ")";
-    throw_error(code, "tensor_of: the tensor " + std::string(actual) + " does not have the type's " +
-                          (code == errc::rank_mismatch ? "rank: the type names " + std::to_string(expected.size()) +
-                                                             " axes " + want
-                                                       : "names " + want) +
-                          " (an unnamed axis fits only \"?\"). Fix: rename / refine_names the tensor, or name the "
-                          "axes of the tensor_of type as the tensor has them");
-}
+/// Throws `code` (rank_mismatch, name_mismatch) for a tensor that does not fit a
+/// tensor_of type; out of line (src/ops/static_names.cpp), as every message.
+[[noreturn]] void throw_type_spec(errc code, std::span<const std::string_view> expected, std::string_view actual);
 
-[[noreturn]] inline void throw_static_sizes(std::string_view op, std::size_t axis, std::string_view axis_name,
-                                            std::span<const std::string> shapes) {
-    std::string listed;
-    for (std::size_t i = 0; i < shapes.size(); ++i) listed += (i ? ", " : "") + std::string("input ") +
-                                                              std::to_string(i) + " " + shapes[i];
-    throw_error(errc::incompatible_sizes,
-                std::string(op) + ": output axis " + std::to_string(axis) + " ('" +
-                    (axis_name.empty() ? std::string("?") : std::string(axis_name)) +
-                    "', paired at compile time) has sizes that are neither equal nor 1: " + listed +
-                    ". Fix: slice or resize the operands so the paired axes agree");
-}
+/// Throws incompatible_sizes for output axis `axis` of a compile-time plan.
+[[noreturn]] void throw_static_sizes(std::string_view op, std::size_t axis, std::string_view axis_name,
+                                     std::span<const std::string> shapes);
 
 template <class Axes, class T>
 struct tensor_of_axes;
@@ -460,48 +442,16 @@ struct tensor_of_axes<axes<N...>, T> {
     using type = tensor_of<T, N...>;
 };
 
-// Output sizes and each operand's strides over the output, from a compile-time plan;
-// the one run-time check left is that paired sizes fit (equal or 1).
-template <std::size_t K, std::size_t R>
-struct static_alignment {
-    std::array<std::int64_t, R> shape{};
-    std::array<std::array<std::int64_t, R>, K> strides{};
-    std::array<name, R> names{};
+// Output sizes and each operand's strides over the output, from the compile-time
+// source maps; the one run-time check left is that paired sizes fit (equal or 1).
+// Compiled once, in the library (src/ops/static_names.cpp).
+struct map_alignment {
+    dims shape;
+    std::array<dims, 3> strides;
+    spec output;
 };
-
-template <class Plan, class... Bases>
-static_alignment<sizeof...(Bases), Plan::output_names.size()> align_static(std::string_view op,
-                                                                           const Bases&... operands) {
-    constexpr std::size_t k = sizeof...(Bases), rank = Plan::output_names.size();
-    static_alignment<k, rank> al;
-    const std::array<const detail::tensor_base*, k> bases{&operands...};
-    for (std::size_t o = 0; o < rank; ++o) {
-        std::int64_t size = 1;
-        bool bad = false;
-        for (std::size_t i = 0; i < k; ++i) {
-            const std::int32_t a = Plan::source_axes[i][o];
-            if (a == inserted_axis) continue;
-            const std::int64_t s = bases[i]->shape()[static_cast<std::size_t>(a)];
-            if (!al.names[o]) al.names[o] = bases[i]->names().empty() ? name{} : bases[i]->names()[a];
-            if (s == 1) continue;
-            if (size == 1) size = s;
-            else if (s != size) bad = true;
-        }
-        if (bad) [[unlikely]] {
-            std::vector<std::string> shapes;
-            for (const auto* b : bases) shapes.push_back(to_string(b->spec()));
-            throw_static_sizes(op, o, Plan::output_names[o], shapes);
-        }
-        al.shape[o] = size;
-        for (std::size_t i = 0; i < k; ++i) {
-            const std::int32_t a = Plan::source_axes[i][o];
-            const auto axis = static_cast<std::size_t>(a);
-            al.strides[i][o] =
-                a == inserted_axis || bases[i]->shape()[axis] == 1 ? 0 : bases[i]->strides()[axis];
-        }
-    }
-    return al;
-}
+void align_by_maps(std::string_view op, std::span<const detail::tensor_base* const> bases,
+                   std::span<const std::int32_t* const> maps, std::size_t rank, map_alignment& al);
 
 // Whether input `in`'s axes are the output's last ones, in order: then the unnamed
 // operation's row plan applies (a check of strides only, no matching).
@@ -521,36 +471,49 @@ constexpr bool trailing_in_order(std::size_t in) {
     return true;
 }
 
-template <detail::binary_op Op, class Plan, class A, class B>
+// The body of a binary operation on tensor_of operands: it depends on the computation
+// type and the result type only (the operation and the plan's maps are run-time
+// values), so ten operations of one type share one copy (docs/performance.md,
+// "Compile cost of <nt/static.hpp>"). `trailing`: both maps put the operand's axes
+// last and in order, where the unnamed add's row plan may apply (a check of
+// strides, not a match). The result is built in place, as the run-time operators do.
+template <class C, class Result>
+Result binary_body(detail::binary_op op, std::string_view op_name, const Tensor<C>& ca, const Tensor<C>& cb,
+                   const std::int32_t* map_a, const std::int32_t* map_b, std::size_t rank, bool trailing) {
+    using R = typename Result::value_type;
+    detail::row_plan rows;
+    const bool plain = trailing && detail::identity_row_plan(ca.base(), cb.base(), nullptr, rows) &&
+                       detail::rows_fit(rows.n0 * rows.n1);
+    map_alignment al;
+    if (!plain) {
+        const detail::tensor_base* bases[2] = {&ca.base(), &cb.base()};
+        const std::int32_t* maps[2] = {map_a, map_b};
+        align_by_maps(op_name, bases, maps, rank, al);
+    }
+    Result out(unchecked, detail::in_place_base, [&] {
+        return plain ? detail::tensor_base::allocate_like(dtype_of<R>, detail::wider(ca.base(), cb.base()),
+                                                          rows.n0 * rows.n1, "result")
+                     : detail::tensor_base::allocate_result(dtype_of<R>, al.output, "result");
+    });
+    if (plain) detail::run_binary_rows<C>(op, rows, out.mutable_data(), ca.data(), cb.data());
+    else
+        detail::run_binary<C>(op, al.shape, out.mutable_data(), out.strides(), ca.data(), al.strides[0],
+                              cb.data(), al.strides[1]);
+    if constexpr (is_floating_element_v<R>)
+        if (detail::records(ca.base(), cb.base())) [[unlikely]]
+            detail::record_binary(op, op_name, ca.base(), cb.base(), out.mutable_base());
+    return out;
+}
+
+template <detail::binary_op Op, class Plan, template <class> class Result, class A, class B>
 auto static_binary(std::string_view op_name, const Tensor<A>& a, const Tensor<B>& b) {
     using C = detail::binary_operand_t<Op, A, B>;
     using R = detail::binary_result_t<Op, C>;
     detail::check_binary_types<Op, C>();
-    const Tensor<C>& ca = detail::as_type<C>(a);
-    const Tensor<C>& cb = detail::as_type<C>(b);
-    if constexpr (trailing_in_order<Plan>(0) && trailing_in_order<Plan>(1)) {
-        detail::row_plan rows;
-        if (detail::identity_row_plan(ca.base(), cb.base(), nullptr, rows) &&
-            detail::rows_fit(rows.n0 * rows.n1)) {
-            Tensor<R> out(detail::in_place_base, [&] {
-                return detail::tensor_base::allocate_like(dtype_of<R>, detail::wider(ca.base(), cb.base()),
-                                                          rows.n0 * rows.n1, "result");
-            });
-            detail::run_binary_rows<C>(Op, rows, out.mutable_data(), ca.data(), cb.data());
-            if constexpr (is_floating_element_v<R>)
-                if (detail::records(ca.base(), cb.base())) [[unlikely]]
-                    detail::record_binary(Op, op_name, ca.base(), cb.base(), out.mutable_base());
-            return out;
-        }
-    }
-    const auto al = align_static<Plan>(op_name, ca.base(), cb.base());
-    Tensor<R> out(detail::tensor_base::allocate(dtype_of<R>, al.shape, al.names, "result"));
-    detail::run_binary<C>(Op, al.shape, out.mutable_data(), out.strides(), ca.data(), al.strides[0], cb.data(),
-                          al.strides[1]);
-    if constexpr (is_floating_element_v<R>)
-        if (detail::records(ca.base(), cb.base())) [[unlikely]]
-            detail::record_binary(Op, op_name, ca.base(), cb.base(), out.mutable_base());
-    return out;
+    constexpr bool trailing = trailing_in_order<Plan>(0) && trailing_in_order<Plan>(1);
+    return binary_body<C, Result<R>>(Op, op_name, detail::as_type<C>(a), detail::as_type<C>(b),
+                                     Plan::source_axes[0].data(), Plan::source_axes[1].data(),
+                                     Plan::output_names.size(), trailing);
 }
 
 // Positions of names in a type's axes (missing_axis when absent; "?" is never found).
@@ -643,6 +606,10 @@ public:
     explicit tensor_of(Tensor<T>&& t) : Tensor<T>(std::move(t)) { check(); }
     /// Adopts `t` without checking (the library's results, known to fit).
     tensor_of(static_detail::unchecked_t, Tensor<T> t) : Tensor<T>(std::move(t)) {}
+    /// Builds the handle `make()` returns in place, unchecked (the library's results).
+    template <class Make>
+    tensor_of(static_detail::unchecked_t, detail::in_place_base_t, Make&& make)
+        : Tensor<T>(detail::in_place_base, std::forward<Make>(make)) {}
 
     /// Creation with the type's names: zeros(shape), ones, full(shape, value),
     /// from(values, shape) (row-major values). Throws as nt::zeros etc., and
@@ -794,10 +761,8 @@ struct binary_static<tensor_of<A, Na...>, tensor_of<B, Nb...>> {
     template <class A, fixed_name... Na, class B, fixed_name... Nb>                                          \
     auto fn(const tensor_of<A, Na...>& a, const tensor_of<B, Nb...>& b) {                                    \
         using info = static_detail::binary_static<tensor_of<A, Na...>, tensor_of<B, Nb...>>;                 \
-        using plan_t = typename info::plan;                                                                   \
-        auto r = static_detail::static_binary<detail::binary_op::op, plan_t>(text, a.tensor(), b.tensor());     \
-        return typename info::template result<typename decltype(r)::value_type>(static_detail::unchecked,    \
-                                                                                std::move(r));                \
+        return static_detail::static_binary<detail::binary_op::op, typename info::plan,                      \
+                                            info::template result>(text, a.tensor(), b.tensor());            \
     }                                                                                                         \
     template <class T, fixed_name... N, class S, std::enable_if_t<detail::is_scalar_v<S>, int> = 0>          \
     auto fn(const tensor_of<T, N...>& a, S b) {                                                               \
@@ -839,8 +804,12 @@ auto where(const tensor_of<bool, Nc...>& cond, const tensor_of<A, Na...>& a, con
     using C = promote_t<A, B>;
     const Tensor<C>& ca = detail::as_type<C>(a.tensor());
     const Tensor<C>& cb = detail::as_type<C>(b.tensor());
-    const auto al = static_detail::align_static<plan_t>("where", cond.base(), ca.base(), cb.base());
-    Tensor<C> out(detail::tensor_base::allocate(dtype_of<C>, al.shape, al.names, "result"));
+    const detail::tensor_base* bases[3] = {&cond.base(), &ca.base(), &cb.base()};
+    const std::int32_t* maps[3] = {plan_t::source_axes[0].data(), plan_t::source_axes[1].data(),
+                                   plan_t::source_axes[2].data()};
+    static_detail::map_alignment al;
+    static_detail::align_by_maps("where", bases, maps, plan_t::output_names.size(), al);
+    Tensor<C> out(detail::tensor_base::allocate_result(dtype_of<C>, al.output, "result"));
     detail::run_where<C>(al.shape, out.mutable_data(), out.strides(), cond.data(), al.strides[0], ca.data(),
                          al.strides[1], cb.data(), al.strides[2]);
     if constexpr (is_floating_element_v<C>)
