@@ -36,6 +36,7 @@
 #include <boost/hana/type.hpp>
 
 #include "nt/creation.hpp"
+#include "nt/detail/static_core.hpp"
 #include "nt/elementwise.hpp"
 #include "nt/match.hpp"
 #include "nt/reduce.hpp"
@@ -427,13 +428,6 @@ const std::array<name, sizeof...(N)>& runtime_names() {
 }
 
 // Messages are built out of line of the templates (inline functions, once per program).
-/// Throws `code` (rank_mismatch, name_mismatch) for a tensor that does not fit a
-/// tensor_of type; out of line (src/ops/static_names.cpp), as every message.
-[[noreturn]] void throw_type_spec(errc code, std::span<const std::string_view> expected, std::string_view actual);
-
-/// Throws incompatible_sizes for output axis `axis` of a compile-time plan.
-[[noreturn]] void throw_static_sizes(std::string_view op, std::size_t axis, std::string_view axis_name,
-                                     std::span<const std::string> shapes);
 
 template <class Axes, class T>
 struct tensor_of_axes;
@@ -442,16 +436,6 @@ struct tensor_of_axes<axes<N...>, T> {
     using type = tensor_of<T, N...>;
 };
 
-// Output sizes and each operand's strides over the output, from the compile-time
-// source maps; the one run-time check left is that paired sizes fit (equal or 1).
-// Compiled once, in the library (src/ops/static_names.cpp).
-struct map_alignment {
-    dims shape;
-    std::array<dims, 3> strides;
-    spec output;
-};
-void align_by_maps(std::string_view op, std::span<const detail::tensor_base* const> bases,
-                   std::span<const std::int32_t* const> maps, std::size_t rank, map_alignment& al);
 
 // Whether input `in`'s axes are the output's last ones, in order: then the unnamed
 // operation's row plan applies (a check of strides only, no matching).

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "nt/static.hpp"
+#include "nt/detail/static_core.hpp"
 
 namespace nt::static_detail {
 
