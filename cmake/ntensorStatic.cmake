@@ -22,13 +22,19 @@ function(ntensor_config_header target config)
     if(arg_NAMESPACE)
         list(APPEND options --namespace "${arg_NAMESPACE}")
     endif()
+    # The command's file; and, in the source tree, its target (built first).
+    set(tool_deps "$<TARGET_FILE:ntensor::cli>")
+    get_target_property(tool_imported ntensor::cli IMPORTED)
+    if(NOT tool_imported)
+        list(APPEND tool_deps ntensor::cli)
+    endif()
     # `ntensor header -o` leaves an unchanged header alone; the touch then marks it
     # up to date for the build tool (the config is newer than the old header).
     add_custom_command(OUTPUT "${arg_OUTPUT}"
         COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
         COMMAND ntensor::cli header ${options} -o "${arg_OUTPUT}" "${config_path}"
         COMMAND "${CMAKE_COMMAND}" -E touch "${arg_OUTPUT}"
-        DEPENDS "${config_path}" ntensor::cli
+        DEPENDS "${config_path}" ${tool_deps}
         COMMENT "ntensor header: ${config} -> ${arg_OUTPUT}"
         VERBATIM)
     target_sources(${target} PRIVATE "${arg_OUTPUT}")
