@@ -181,3 +181,26 @@ TEST_CASE("gradients flow through tensor_of as through Tensor", "[static][autogr
     CHECK(loss.at() == rloss.at());
     CHECK(values(w.grad()) == values(rw.grad()));
 }
+
+TEST_CASE("every binary operator and function on tensor_of equals the run-time one", "[static]") {
+    // Small positive integers: every operation (shifts, floor division, bitwise) is defined.
+    std::vector<std::int32_t> va(2 * 3 * 4), vb(3 * 4);
+    for (std::size_t i = 0; i < va.size(); ++i) va[i] = static_cast<std::int32_t>(1 + i % 7);
+    for (std::size_t i = 0; i < vb.size(); ++i) vb[i] = static_cast<std::int32_t>(1 + (i * 5) % 3);
+    const auto ra = nt::from_vector<std::int32_t>(va, {2, 3, 4}, {"N", "H", "W"});
+    const auto rb = nt::from_vector<std::int32_t>(vb, {4, 3}, {"W", "H"});  // paired by name, permuted
+    const nt::tensor_of<std::int32_t, "N", "H", "W"> a(ra);
+    const nt::tensor_of<std::int32_t, "W", "H"> b(rb);
+#define NT_CHECK_STATIC_BINARY(fn, op, text)                                     \
+    {                                                                            \
+        INFO(text);                                                              \
+        const auto s = [](const auto& x, const auto& y) { return fn(x, y); };   \
+        auto typed = s(a, b);                                                    \
+        auto plain = s(ra, rb);                                                  \
+        CHECK(spec_of(typed.base()) == spec_of(plain.base()));                   \
+        CHECK(typed.to_vector() == plain.to_vector());                           \
+    }
+    using namespace nt;  // the operators' spelling in the list: operator+, add, ...
+    NT_FOR_EACH_BINARY_FUNCTION(NT_CHECK_STATIC_BINARY)
+#undef NT_CHECK_STATIC_BINARY
+}
