@@ -813,14 +813,14 @@ namespace static_detail {
 template <fixed_name... Reduced, class T, fixed_name... N, class F>
 auto reduce_static(const tensor_of<T, N...>& s, F&& run) {
     if constexpr (sizeof...(Reduced) == 0) {
-        auto r = run(s.tensor(), axes_arg{}, true);
+        auto r = run(s.tensor(), axes_arg{}, std::true_type{});
         return tensor_of<typename decltype(r)::value_type>(unchecked, std::move(r));
     } else {
         using pos = positions_of<axes<N...>, Reduced...>;
         static_assert(pos::checked);
         small_vector<Axis, 8> list;
         for (std::int64_t a : pos::value) list.push_back(Axis(a));
-        auto r = run(s.tensor(), axes_arg(list), false);
+        auto r = run(s.tensor(), axes_arg(list), std::false_type{});
         using result = typename without<typename decltype(r)::value_type, axes<N...>, pos::value>::type;
         return result(unchecked, std::move(r));
     }
@@ -830,8 +830,9 @@ auto reduce_static(const tensor_of<T, N...>& s, F&& run) {
 #define NT_STATIC_REDUCTION(fn)                                                                               \
     template <fixed_name... Reduced, class T, fixed_name... N>                                                \
     auto fn(const tensor_of<T, N...>& s) {                                                                    \
-        return static_detail::reduce_static<Reduced...>(s, [](const Tensor<T>& t, axes_arg list, bool every) { \
-            return every ? nt::fn(t) : nt::fn(t, list);                                                       \
+        return static_detail::reduce_static<Reduced...>(s, [](const Tensor<T>& t, axes_arg list, auto every) { \
+            if constexpr (decltype(every)::value) return nt::fn(t);                                           \
+            else return nt::fn(t, list);                                                                      \
         });                                                                                                   \
     }
 NT_STATIC_REDUCTION(sum)
@@ -844,15 +845,17 @@ NT_STATIC_REDUCTION(prod)
 /// Variance over the named axes (every axis without names), ddof as nt::var.
 template <fixed_name... Reduced, class T, fixed_name... N>
 auto var(const tensor_of<T, N...>& s, std::int64_t ddof = 0) {
-    return static_detail::reduce_static<Reduced...>(s, [ddof](const Tensor<T>& t, axes_arg list, bool every) {
-        return every ? nt::var(t.flatten(), 0, ddof) : nt::var(t, list, ddof);
+    return static_detail::reduce_static<Reduced...>(s, [ddof](const Tensor<T>& t, axes_arg list, auto every) {
+        if constexpr (decltype(every)::value) return nt::var(t.flatten(), 0, ddof);
+        else return nt::var(t, list, ddof);
     });
 }
 /// Standard deviation over the named axes (every axis without names).
 template <fixed_name... Reduced, class T, fixed_name... N>
 auto stddev(const tensor_of<T, N...>& s, std::int64_t ddof = 0) {
-    return static_detail::reduce_static<Reduced...>(s, [ddof](const Tensor<T>& t, axes_arg list, bool every) {
-        return every ? nt::stddev(t.flatten(), 0, ddof) : nt::stddev(t, list, ddof);
+    return static_detail::reduce_static<Reduced...>(s, [ddof](const Tensor<T>& t, axes_arg list, auto every) {
+        if constexpr (decltype(every)::value) return nt::stddev(t.flatten(), 0, ddof);
+        else return nt::stddev(t, list, ddof);
     });
 }
 
