@@ -554,8 +554,17 @@ constexpr bool check_type_names() {
         }();
         return sizeof(static_error::invalid_name<name_at<bad, N...>>) == 0;
     } else {
-        using outcome = static_match<axes<N...>>;
-        if constexpr (!outcome::ok) return sizeof(typename outcome::error) == 0;
+        // Unique names (a plain loop: every tensor_of type runs it, and the solver's
+        // machinery would cost each new type of a reduction or view its compile time).
+        constexpr std::size_t duplicate = [] {
+            constexpr std::array<std::string_view, sizeof...(N)> names{text_of<N>...};
+            for (std::size_t a = 0; a < names.size(); ++a)
+                for (std::size_t b = a + 1; b < names.size(); ++b)
+                    if (!names[a].empty() && names[a] == names[b]) return a;
+            return names.size();
+        }();
+        if constexpr (duplicate < sizeof...(N))
+            return sizeof(static_error::duplicate_name<name_at<duplicate, N...>>) == 0;
         return true;
     }
 }
