@@ -462,31 +462,43 @@ constexpr bool trailing_in_order(std::size_t in) {
 // last and in order, where the unnamed add's row plan may apply (a check of
 // strides, not a match). The result is built in place, as the run-time operators do.
 template <class C, class Result>
-Result binary_body(detail::binary_op op, std::string_view op_name, const Tensor<C>& ca, const Tensor<C>& cb,
-                   const std::int32_t* map_a, const std::int32_t* map_b, std::size_t rank, bool trailing) {
+Result binary_general(detail::binary_op op, std::string_view op_name, const Tensor<C>& ca, const Tensor<C>& cb,
+                      const std::int32_t* map_a, const std::int32_t* map_b, std::size_t rank) {
     using R = typename Result::value_type;
-    detail::row_plan rows;
-    const bool plain = trailing && detail::identity_row_plan(ca.base(), cb.base(), nullptr, rows) &&
-                       detail::rows_fit(rows.n0 * rows.n1);
     map_alignment al;
-    if (!plain) {
-        const detail::tensor_base* bases[2] = {&ca.base(), &cb.base()};
-        const std::int32_t* maps[2] = {map_a, map_b};
-        align_by_maps(op_name, bases, maps, rank, al);
-    }
-    Result out(unchecked, detail::in_place_base, [&] {
-        return plain ? detail::tensor_base::allocate_like(dtype_of<R>, detail::wider(ca.base(), cb.base()),
-                                                          rows.n0 * rows.n1, "result")
-                     : detail::tensor_base::allocate_result(dtype_of<R>, al.output, "result");
-    });
-    if (plain) detail::run_binary_rows<C>(op, rows, out.mutable_data(), ca.data(), cb.data());
-    else
-        detail::run_binary<C>(op, al.shape, out.mutable_data(), out.strides(), ca.data(), al.strides[0],
-                              cb.data(), al.strides[1]);
+    const detail::tensor_base* bases[2] = {&ca.base(), &cb.base()};
+    const std::int32_t* maps[2] = {map_a, map_b};
+    align_by_maps(op_name, bases, maps, rank, al);
+    Result out(unchecked, detail::in_place_base,
+               [&] { return detail::tensor_base::allocate_result(dtype_of<R>, al.output, "result"); });
+    detail::run_binary<C>(op, al.shape, out.mutable_data(), out.strides(), ca.data(), al.strides[0], cb.data(),
+                          al.strides[1]);
     if constexpr (is_floating_element_v<R>)
         if (detail::records(ca.base(), cb.base())) [[unlikely]]
             detail::record_binary(op, op_name, ca.base(), cb.base(), out.mutable_base());
     return out;
+}
+
+template <class C, class Result>
+Result binary_body(detail::binary_op op, std::string_view op_name, const Tensor<C>& ca, const Tensor<C>& cb,
+                   const std::int32_t* map_a, const std::int32_t* map_b, std::size_t rank, bool trailing) {
+    using R = typename Result::value_type;
+    detail::row_plan rows;
+    if (trailing && detail::identity_row_plan(ca.base(), cb.base(), nullptr, rows) &&
+        detail::rows_fit(rows.n0 * rows.n1)) {
+        // The result is computed inside its own construction: returned as a prvalue, it
+        // is built where the caller wants it (no move of the handle).
+        return Result(unchecked, detail::in_place_base, [&] {
+            detail::tensor_base b = detail::tensor_base::allocate_like(
+                dtype_of<R>, detail::wider(ca.base(), cb.base()), rows.n0 * rows.n1, "result");
+            detail::run_binary_rows<C>(op, rows, reinterpret_cast<R*>(b.data()), ca.data(), cb.data());
+            if constexpr (is_floating_element_v<R>)
+                if (detail::records(ca.base(), cb.base())) [[unlikely]]
+                    detail::record_binary(op, op_name, ca.base(), cb.base(), b);
+            return b;
+        });
+    }
+    return binary_general<C, Result>(op, op_name, ca, cb, map_a, map_b, rank);
 }
 
 template <detail::binary_op Op, class Plan, template <class> class Result, class A, class B>
