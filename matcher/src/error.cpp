@@ -6,7 +6,7 @@
 namespace nt {
 
 namespace {
-constexpr std::array<std::pair<errc, std::string_view>, 19> code_names{{
+constexpr std::array<std::pair<errc, std::string_view>, 20> code_names{{
     {errc::parse_error, "parse_error"},
     {errc::invalid_spec, "invalid_spec"},
     {errc::duplicate_name, "duplicate_name"},
@@ -26,6 +26,7 @@ constexpr std::array<std::pair<errc, std::string_view>, 19> code_names{{
     {errc::unsupported_dtype, "unsupported_dtype"},
     {errc::no_gradient, "no_gradient"},
     {errc::modified_in_place, "modified_in_place"},
+    {errc::rank_mismatch, "rank_mismatch"},
 }};
 }  // namespace
 

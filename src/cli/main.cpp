@@ -4,6 +4,7 @@
 //     ntensor plan [--json] FILE|-
 //     ntensor check [--json] FILE|-
 //     ntensor info [--json] FILE|STORE...
+//     ntensor header [--type T] [--namespace NS] [-o OUT] FILE|-
 //     ntensor --help | --version
 //
 // Exit status: 0 a plan (every file described), 1 an nt::error (the config is
@@ -11,6 +12,7 @@
 // 2 a wrong command line or an unreadable config, 3 an internal error. The command
 // never reads tensor data: `check` and `info` read headers only (and, in an .npz,
 // each member's first bytes).
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -71,6 +73,7 @@ constexpr std::string_view usage_text =
     "usage: ntensor plan [--json] FILE|-\n"
     "       ntensor check [--json] FILE|-\n"
     "       ntensor info [--json] FILE|STORE...\n"
+    "       ntensor header [--type T] [--namespace NS] [-o OUT] FILE|-\n"
     "       ntensor --help | --version\n"
     "\n"
     "plan: reads a JSON shape config (see docs/config.md) and prints how its tensors\n"
@@ -83,6 +86,10 @@ constexpr std::string_view usage_text =
     "of each array in each .npz archive, from their headers; for a zarr array (a\n"
     "folder holding .zarray) its dtype, shape, chunks, compressor and names, for a\n"
     "zarr group its arrays, for an OME-Zarr image its axes and resolution levels.\n"
+    "header: writes a C++ header with one alias per tensor of the config,\n"
+    "`using img = nt::tensor_of<float, \"?\", \"CHANNEL\", \"H\", \"W\">;` (see\n"
+    "<nt/static.hpp>): the tensor's dtype, else --type (default float); to OUT\n"
+    "(rewritten only when its text changes) or standard output.\n"
     "\n"
     "  --json     print the plan, the files, or the error as one JSON object\n"
     "  --help     print this help\n"
@@ -94,8 +101,11 @@ constexpr std::string_view usage_text =
 
 /// What the command line asks for.
 struct command {
-    enum class kind { plan, check, info, help, version } what = kind::plan;
+    enum class kind { plan, check, info, header, help, version } what = kind::plan;
     bool json = false;
+    std::string element_type = "float";  // header
+    std::string name_space;              // header
+    std::string output;                  // header: -o
     std::string file;                // plan, check
     std::vector<std::string> files;  // info (and plan's and check's, while parsing)
 };
@@ -113,10 +123,16 @@ command parse_file_arguments(const std::vector<std::string_view>& args, command:
     cmd.what = what;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string_view arg = args[i];
-        if (arg == "--json") {
+        if (arg == "--json" && what != command::kind::header) {
             cmd.json = true;
+        } else if (what == command::kind::header && (arg == "--type" || arg == "--namespace" || arg == "-o")) {
+            if (i + 1 >= args.size()) throw usage_error{"'" + std::string(arg) + "' needs a value"};
+            std::string& slot = arg == "--type" ? cmd.element_type : arg == "-o" ? cmd.output : cmd.name_space;
+            slot = std::string(args[++i]);
         } else if (arg == "--help" || arg == "-h") {
-            return {command::kind::help, false, {}, {}};
+            command help;
+            help.what = command::kind::help;
+            return help;
         } else if (arg.size() > 1 && arg.front() == '-') {
             throw usage_error{"unknown option '" + std::string(arg) + "' for '" + name + "' (try 'ntensor --help')"};
         } else {
@@ -142,11 +158,13 @@ command parse_arguments(const std::vector<std::string_view>& args) {
     const bool wants_help = first == "--help" || first == "-h";
     if ((wants_help || first == "--version") && args.size() > 1)
         throw usage_error{"'" + std::string(first) + "' takes no arguments"};
-    if (wants_help) return {command::kind::help, false, {}, {}};
-    if (first == "--version") return {command::kind::version, false, {}, {}};
+    command simple;
+    simple.what = wants_help ? command::kind::help : command::kind::version;
+    if (wants_help || first == "--version") return simple;
     if (first == "plan") return parse_file_arguments(args, command::kind::plan);
     if (first == "check") return parse_file_arguments(args, command::kind::check);
     if (first == "info") return parse_file_arguments(args, command::kind::info);
+    if (first == "header") return parse_file_arguments(args, command::kind::header);
     throw usage_error{"unknown command '" + std::string(first) + "' (try 'ntensor --help')"};
 }
 
@@ -382,6 +400,85 @@ int run_info(const command& cmd) {
     return status;
 }
 
+// --- header: the config's tensors as nt::tensor_of aliases ---------------------------
+
+bool is_identifier(std::string_view s) {
+    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+std::string cpp_element_type(std::string_view dtype, const std::string& fallback) {
+    static constexpr std::pair<std::string_view, std::string_view> types[] = {
+        {"bool", "bool"},         {"i8", "std::int8_t"},   {"i16", "std::int16_t"}, {"i32", "std::int32_t"},
+        {"i64", "std::int64_t"},  {"u8", "std::uint8_t"},  {"u16", "std::uint16_t"}, {"u32", "std::uint32_t"},
+        {"u64", "std::uint64_t"}, {"f16", "nt::half"},     {"f32", "float"},        {"f64", "double"}};
+    for (const auto& [short_name, type] : types)
+        if (dtype == short_name) return std::string(type);
+    return fallback;
+}
+
+/// Writes `text` to `path` unless the file already holds it (so that a build that
+/// regenerates the header recompiles nothing when the config's tensors did not change).
+void write_if_changed(const std::string& path, const std::string& text) {
+    {
+        std::FILE* f = std::fopen(path.c_str(), "rb");
+        if (f) {
+            const std::string old = read_all(f, "'" + path + "'");
+            std::fclose(f);
+            if (old == text) return;
+        }
+    }
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) throw usage_error{"cannot write '" + path + "': " + std::strerror(errno)};
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (std::fclose(f) != 0 || !ok) throw usage_error{"cannot write '" + path + "': " + std::strerror(errno)};
+}
+
+int run_header(const command& cmd) {
+    const std::string text = read_input(cmd.file);
+    const std::string folder = cmd.file == "-" ? std::string() : std::filesystem::path(cmd.file).parent_path().string();
+    if (!is_identifier(cmd.element_type) && cmd.element_type.find("::") == std::string::npos)
+        throw usage_error{"--type '" + cmd.element_type + "' is not a C++ element type (float, double, std::int32_t, ...)"};
+    try {
+        nt::pipeline p = nt::parse_pipeline(text, folder);
+        // Plans the steps (their outputs' axes); a config that does not match gives
+        // no header, as it gives no plan.
+        const nt::pipeline_report report = nt::check_pipeline(p, false);
+        if (const nt::error* failure = report.first_failure()) {
+            print_error(*failure, false);
+            return exit_config_error;
+        }
+        std::ostringstream out;
+        out << "// Generated by `ntensor header` from " << (cmd.file == "-" ? "standard input" : cmd.file)
+            << ": do not edit.\n// One nt::tensor_of alias per tensor of the config (docs/static_names.md).\n"
+               "#pragma once\n\n#include <cstdint>\n\n#include <nt/static.hpp>\n\n";
+        if (!cmd.name_space.empty()) out << "namespace " << cmd.name_space << " {\n\n";
+        for (const nt::pipeline_tensor& t : p.tensors()) {
+            if (!is_identifier(t.key))
+                throw nt::error(nt::errc::invalid_spec, "tensor '" + t.key + "' (" + t.path +
+                                                            ") is not a C++ identifier, so it cannot name an alias. "
+                                                            "Fix: rename the tensor to letters, digits and '_'");
+            if (!t.rank_known()) {
+                out << "// " << t.key << ": its rank comes from its file, unknown until the file is read\n";
+                continue;
+            }
+            out << "using " << t.key << " = nt::tensor_of<" << cpp_element_type(t.dtype, cmd.element_type);
+            for (std::size_t a = 0; a < t.rank(); ++a) {
+                const nt::name n = t.name(a);
+                out << ", \"" << (n ? std::string(n.str()) : std::string("?")) << '"';
+            }
+            out << ">;\n";
+        }
+        if (!cmd.name_space.empty()) out << "\n}  // namespace " << cmd.name_space << '\n';
+        if (cmd.output.empty()) std::cout << out.str();
+        else write_if_changed(cmd.output, out.str());
+        return exit_plan;
+    } catch (const nt::error& e) {
+        print_error(e, false);
+        return exit_config_error;
+    }
+}
+
 int run(const command& cmd) {
     switch (cmd.what) {
         case command::kind::help: std::cout << usage_text; return exit_plan;
@@ -389,6 +486,7 @@ int run(const command& cmd) {
         case command::kind::plan:
         case command::kind::check: return run_plan(cmd);
         case command::kind::info: return run_info(cmd);
+        case command::kind::header: return run_header(cmd);
     }
     return exit_internal;
 }

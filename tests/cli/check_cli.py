@@ -254,6 +254,10 @@ def check_command_line(ntensor):
             "missing file": ["plan", os.path.join(tmp, "missing.json")],
             "missing file with --json": ["plan", "--json", os.path.join(tmp, "missing.json")],
             "a directory": ["plan", tmp],
+            "header without a file": ["header"],
+            "header --type without a value": ["header", "--type"],
+            "header --json": ["header", "--json", "a.json"],
+            "header with a type that is not C++": ["header", "--type", "float;", "a.json"],
         }
         for what, args in usage_errors.items():
             status, stdout, stderr = run(ntensor, args)

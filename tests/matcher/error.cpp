@@ -8,7 +8,7 @@
 #include "nt/error.hpp"
 
 namespace {
-constexpr nt::errc last_code = nt::errc::type_mismatch;
+constexpr nt::errc last_code = nt::errc::rank_mismatch;  // the last of the enum
 }
 
 TEST_CASE("error codes round-trip through their spellings", "[error]") {

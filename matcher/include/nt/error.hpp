@@ -29,6 +29,7 @@ enum class errc {
     unsupported_dtype,   ///< a dtype or codec ntensor does not read (complex, object, strings, structured, ...)
     no_gradient,         ///< grad() of a tensor that no backward pass reached (nt/autograd.hpp)
     modified_in_place,   ///< backward needs a tensor that was written in place after a rule saved it
+    rank_mismatch,       ///< a tensor whose rank is not the one a type (nt::tensor_of, <nt/static.hpp>) names
 };
 
 /// The code's stable spelling, e.g. "incompatible_sizes" (a std::string, as every
