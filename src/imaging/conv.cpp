@@ -62,170 +62,146 @@ std::int64_t product(std::span<const std::int64_t> v) {
 
 // --- the canonical kernels (no recording; contiguous f32 / f64 operands) -----------
 
+/// The unfolding of one (batch, group) slice of X: for output positions [p0, p1)
+/// (flattened), the rows (channel, kernel tap) of the windows, each row the input
+/// elements those positions read through that tap. One home for the forward product
+/// and the weight gradient, which multiply the same tiles from either side.
+struct unfolding {
+    std::size_t k = 0;
+    std::int64_t channels = 0, in_volume = 0, kernel_volume = 0, positions = 0, rows = 0, tile = 0, tiles = 0;
+    spatial_dims out_sizes, in_stride, stride;
+    std::vector<std::int64_t> tap_offset;  // element offset of each kernel tap in one channel
+
+    unfolding(std::span<const std::int64_t> x_shape, std::span<const std::int64_t> kernel,
+              std::span<const std::int64_t> out, const conv_geometry& geo, std::size_t element_size)
+        : k(kernel.size()), channels(x_shape[2]), out_sizes(out.begin(), out.end()), stride(geo.stride) {
+        const std::span<const std::int64_t> in_sizes = x_shape.subspan(3);
+        in_volume = product(in_sizes);
+        kernel_volume = product(kernel);
+        positions = product(out);
+        rows = channels * kernel_volume;
+        in_stride = spatial_dims(k, 1);
+        for (std::size_t i = k - 1; i-- > 0;) in_stride[i] = in_stride[i + 1] * in_sizes[i + 1];
+        tap_offset.resize(static_cast<std::size_t>(kernel_volume));
+        for (std::int64_t t = 0; t < kernel_volume; ++t) {
+            std::int64_t rest = t, off = 0;
+            for (std::size_t i = k; i-- > 0;) {
+                off += (rest % kernel[i]) * geo.dilation[i] * in_stride[i];
+                rest /= kernel[i];
+            }
+            tap_offset[static_cast<std::size_t>(t)] = off;
+        }
+        // Positions per tile: the unfolded tile (rows x tile) in about 256 KiB, the
+        // cache a core keeps to itself.
+        const auto budget = static_cast<std::int64_t>(256 * 1024 / element_size);
+        tile = std::min(std::max<std::int64_t>(64, budget / std::max<std::int64_t>(rows, 1)), positions);
+        tiles = (positions + tile - 1) / tile;
+    }
+
+    /// cols[row * (p1 - p0) + j] = the element position p0 + j reads through row.
+    template <class T>
+    void unfold(const T* x_slice, std::int64_t p0, std::int64_t p1, T* cols) const {
+        const std::int64_t np = p1 - p0, last = out_sizes[k - 1], step_last = stride[k - 1];
+        // A run of positions along the last output axis is one strided read per row.
+        for (std::int64_t p = p0; p < p1;) {
+            std::int64_t rest = p / last, base = 0;
+            const std::int64_t o_last = p % last;
+            for (std::size_t i = k - 1; i-- > 0;) {
+                base += (rest % out_sizes[i]) * stride[i] * in_stride[i];
+                rest /= out_sizes[i];
+            }
+            base += o_last * step_last;
+            const std::int64_t run_length = std::min(last - o_last, p1 - p);
+            T* dst = cols + (p - p0);
+            for (std::int64_t c = 0; c < channels; ++c) {
+                const T* src_c = x_slice + c * in_volume + base;
+                for (std::int64_t t = 0; t < kernel_volume; ++t) {
+                    const T* src = src_c + tap_offset[static_cast<std::size_t>(t)];
+                    T* d = dst + (c * kernel_volume + t) * np;
+                    if (step_last == 1) std::memcpy(d, src, sizeof(T) * static_cast<std::size_t>(run_length));
+                    else
+                        for (std::int64_t j = 0; j < run_length; ++j) d[j] = src[j * step_last];
+                }
+            }
+            p += run_length;
+        }
+    }
+};
+
 /// A = the forward product: X (B,G,C,S...), W (G,F,C,K...) -> (B,G,F,O...).
 template <class T>
 void forward_kernel(const tensor_base& x, const tensor_base& w, const conv_geometry& geo, tensor_base& y) {
-    const auto xs = x.shape(), ws = w.shape(), ys = y.shape();
-    const std::size_t k = xs.size() - 3;
-    const std::int64_t batches = xs[0], groups = xs[1], channels = xs[2], features = ws[1];
-    const std::span<const std::int64_t> in_sizes = xs.subspan(3), kernel = ws.subspan(3), out_sizes = ys.subspan(3);
-    const std::int64_t in_volume = product(in_sizes), kernel_volume = product(kernel);
-    const std::int64_t positions = product(out_sizes), rows = channels * kernel_volume;
-    // Element offsets in one input channel: of each kernel tap, and the step of each
-    // output axis.
-    spatial_dims in_stride(k, 1);
-    for (std::size_t i = k - 1; i-- > 0;) in_stride[i] = in_stride[i + 1] * in_sizes[i + 1];
-    std::vector<std::int64_t> tap_offset(static_cast<std::size_t>(kernel_volume));
-    for (std::int64_t t = 0; t < kernel_volume; ++t) {
-        std::int64_t rest = t, off = 0;
-        for (std::size_t i = k; i-- > 0;) {
-            off += (rest % kernel[i]) * geo.dilation[i] * in_stride[i];
-            rest /= kernel[i];
-        }
-        tap_offset[static_cast<std::size_t>(t)] = off;
-    }
-    const std::int64_t last = out_sizes[k - 1], step_last = geo.stride[k - 1];
-    // Positions per tile: the unfolded tile (rows x tile) in about 256 KiB.
-    const std::int64_t budget = std::int64_t{256 * 1024} / static_cast<std::int64_t>(sizeof(T));
-    std::int64_t tile = std::max<std::int64_t>(64, budget / std::max<std::int64_t>(rows, 1));
-    tile = std::min(tile, positions);
-    const std::int64_t tiles = (positions + tile - 1) / tile;
+    const auto xs = x.shape(), ws = w.shape();
+    const std::int64_t batches = xs[0], groups = xs[1], features = ws[1];
+    const unfolding u(xs, ws.subspan(3), y.shape().subspan(3), geo, sizeof(T));
     const T* xd = reinterpret_cast<const T*>(x.data());
     const T* wd = reinterpret_cast<const T*>(w.data());
     T* yd = reinterpret_cast<T*>(y.data());
     auto run = [&](std::int64_t begin, std::int64_t end) {
-        std::vector<T> cols(static_cast<std::size_t>(rows * tile));
+        std::vector<T> cols(static_cast<std::size_t>(u.rows * u.tile));
         for (std::int64_t unit = begin; unit < end; ++unit) {
-            const std::int64_t bg = unit / tiles, p0 = (unit % tiles) * tile;
-            const std::int64_t p1 = std::min(positions, p0 + tile), np = p1 - p0;
-            const std::int64_t g = bg % groups;
-            const T* xbg = xd + bg * channels * in_volume;
-            // Unfold: each run of positions along the last output axis is one strided
-            // read per row.
-            std::int64_t p = p0;
-            while (p < p1) {
-                std::int64_t rest = p / last, base = 0;
-                const std::int64_t o_last = p % last;
-                for (std::size_t i = k - 1; i-- > 0;) {
-                    base += (rest % out_sizes[i]) * geo.stride[i] * in_stride[i];
-                    rest /= out_sizes[i];
-                }
-                base += o_last * step_last;
-                const std::int64_t run_length = std::min(last - o_last, p1 - p);
-                T* dst = cols.data() + (p - p0);
-                for (std::int64_t c = 0; c < channels; ++c) {
-                    const T* src_c = xbg + c * in_volume + base;
-                    for (std::int64_t t = 0; t < kernel_volume; ++t) {
-                        const T* src = src_c + tap_offset[static_cast<std::size_t>(t)];
-                        T* d = dst + (c * kernel_volume + t) * np;
-                        if (step_last == 1) std::memcpy(d, src, sizeof(T) * static_cast<std::size_t>(run_length));
-                        else
-                            for (std::int64_t j = 0; j < run_length; ++j) d[j] = src[j * step_last];
-                    }
-                }
-                p += run_length;
-            }
-            gemm_problem prob;
+            const std::int64_t bg = unit / u.tiles, p0 = (unit % u.tiles) * u.tile;
+            const std::int64_t p1 = std::min(u.positions, p0 + u.tile), np = p1 - p0;
+            u.unfold(xd + bg * u.channels * u.in_volume, p0, p1, cols.data());
+            gemm_problem prob;  // y[F, tile] = w[F, rows] . cols[rows, tile]
             prob.m = features;
             prob.n = np;
-            prob.k = rows;
-            prob.ldl = rows;
+            prob.k = u.rows;
+            prob.ldl = u.rows;
             prob.ldr = np;
-            prob.ldc = positions;
-            gemm_batched(y.type(), prob, wd + g * features * rows, cols.data(), yd + bg * features * positions + p0);
+            prob.ldc = u.positions;
+            gemm_batched(y.type(), prob, wd + (bg % groups) * features * u.rows, cols.data(),
+                         yd + bg * features * u.positions + p0);
         }
     };
-    const std::int64_t units = batches * groups * tiles;
+    const std::int64_t units = batches * groups * u.tiles;
     const single_threaded_blas one_thread_each;
-    if (units > 1 && want_parallel(units * tile * rows * features)) parallel_for(units, run);
+    if (units > 1 && want_parallel(units * u.tile * u.rows * features)) parallel_for(units, run);
     else run(0, units);
 }
 
 /// C = the weight gradient: X (B,G,C,S...), Y' (B,G,F,O...) -> (G,F,C,K...).
 template <class T>
 void weight_kernel(const tensor_base& x, const tensor_base& gy, const conv_geometry& geo, tensor_base& gw) {
-    const auto xs = x.shape(), gs = gy.shape(), ws = gw.shape();
-    const std::size_t k = xs.size() - 3;
-    const std::int64_t batches = xs[0], groups = xs[1], channels = xs[2], features = gs[2];
-    const std::span<const std::int64_t> in_sizes = xs.subspan(3), kernel = ws.subspan(3), out_sizes = gs.subspan(3);
-    const std::int64_t in_volume = product(in_sizes), kernel_volume = product(kernel);
-    const std::int64_t positions = product(out_sizes), rows = channels * kernel_volume;
-    spatial_dims in_stride(k, 1);
-    for (std::size_t i = k - 1; i-- > 0;) in_stride[i] = in_stride[i + 1] * in_sizes[i + 1];
-    std::vector<std::int64_t> tap_offset(static_cast<std::size_t>(kernel_volume));
-    for (std::int64_t t = 0; t < kernel_volume; ++t) {
-        std::int64_t rest = t, off = 0;
-        for (std::size_t i = k; i-- > 0;) {
-            off += (rest % kernel[i]) * geo.dilation[i] * in_stride[i];
-            rest /= kernel[i];
-        }
-        tap_offset[static_cast<std::size_t>(t)] = off;
-    }
-    const std::int64_t last = out_sizes[k - 1], step_last = geo.stride[k - 1];
-    const std::int64_t budget = std::int64_t{256 * 1024} / static_cast<std::int64_t>(sizeof(T));
-    std::int64_t tile = std::max<std::int64_t>(64, budget / std::max<std::int64_t>(rows, 1));
-    tile = std::min(tile, positions);
-    const std::int64_t tiles = (positions + tile - 1) / tile;
+    const auto xs = x.shape(), gs = gy.shape();
+    const std::int64_t batches = xs[0], groups = xs[1], features = gs[2];
+    const unfolding u(xs, gw.shape().subspan(3), gs.subspan(3), geo, sizeof(T));
     const T* xd = reinterpret_cast<const T*>(x.data());
     const T* gd = reinterpret_cast<const T*>(gy.data());
     T* wd = reinterpret_cast<T*>(gw.data());
-    const std::int64_t per_group = features * rows;
+    const std::int64_t per_group = features * u.rows;
     std::fill(wd, wd + groups * per_group, T(0));
     std::mutex sum_mutex;
     // Units are (group, batch, tile) with the group slowest: a range of units adds
     // into few groups.
     auto run = [&](std::int64_t begin, std::int64_t end) {
-        std::vector<T> cols(static_cast<std::size_t>(rows * tile));
+        std::vector<T> cols(static_cast<std::size_t>(u.rows * u.tile));
         std::vector<T> part(static_cast<std::size_t>(per_group));
         std::vector<T> sum(static_cast<std::size_t>(groups * per_group), T(0));
         for (std::int64_t unit = begin; unit < end; ++unit) {
-            const std::int64_t g = unit / (batches * tiles);
-            const std::int64_t b = (unit / tiles) % batches, p0 = (unit % tiles) * tile;
-            const std::int64_t p1 = std::min(positions, p0 + tile), np = p1 - p0;
+            const std::int64_t g = unit / (batches * u.tiles);
+            const std::int64_t b = (unit / u.tiles) % batches, p0 = (unit % u.tiles) * u.tile;
+            const std::int64_t p1 = std::min(u.positions, p0 + u.tile), np = p1 - p0;
             const std::int64_t bg = b * groups + g;
-            const T* xbg = xd + bg * channels * in_volume;
-            std::int64_t p = p0;
-            while (p < p1) {
-                std::int64_t rest = p / last, base = 0;
-                const std::int64_t o_last = p % last;
-                for (std::size_t i = k - 1; i-- > 0;) {
-                    base += (rest % out_sizes[i]) * geo.stride[i] * in_stride[i];
-                    rest /= out_sizes[i];
-                }
-                base += o_last * step_last;
-                const std::int64_t run_length = std::min(last - o_last, p1 - p);
-                T* dst = cols.data() + (p - p0);
-                for (std::int64_t c = 0; c < channels; ++c) {
-                    const T* src_c = xbg + c * in_volume + base;
-                    for (std::int64_t t = 0; t < kernel_volume; ++t) {
-                        const T* src = src_c + tap_offset[static_cast<std::size_t>(t)];
-                        T* d = dst + (c * kernel_volume + t) * np;
-                        if (step_last == 1) std::memcpy(d, src, sizeof(T) * static_cast<std::size_t>(run_length));
-                        else
-                            for (std::int64_t j = 0; j < run_length; ++j) d[j] = src[j * step_last];
-                    }
-                }
-                p += run_length;
-            }
-            // part[F, rows] = gy_tile[F, np] . cols[rows, np]^T
-            gemm_problem prob;
+            u.unfold(xd + bg * u.channels * u.in_volume, p0, p1, cols.data());
+            gemm_problem prob;  // part[F, rows] = gy_tile[F, tile] . cols[rows, tile]^T
             prob.m = features;
-            prob.n = rows;
+            prob.n = u.rows;
             prob.k = np;
             prob.trans_r = true;
-            prob.ldl = positions;
+            prob.ldl = u.positions;
             prob.ldr = np;
-            prob.ldc = rows;
-            gemm_batched(gw.type(), prob, gd + bg * features * positions + p0, cols.data(), part.data());
+            prob.ldc = u.rows;
+            gemm_batched(gw.type(), prob, gd + bg * features * u.positions + p0, cols.data(), part.data());
             T* s = sum.data() + g * per_group;
             for (std::int64_t i = 0; i < per_group; ++i) s[i] += part[static_cast<std::size_t>(i)];
         }
         const std::lock_guard lock(sum_mutex);
         for (std::size_t i = 0; i < sum.size(); ++i) wd[i] += sum[i];
     };
-    const std::int64_t units = groups * batches * tiles;
+    const std::int64_t units = groups * batches * u.tiles;
     const single_threaded_blas one_thread_each;
-    if (units > 1 && want_parallel(units * tile * rows * features)) {
+    if (units > 1 && want_parallel(units * u.tile * u.rows * features)) {
         // A few ranges per thread: each range ends with one locked sum of its own.
         const std::int64_t chunks = std::min<std::int64_t>(units, 4 * get_num_threads());
         parallel_for(chunks, [&](std::int64_t b, std::int64_t e) {
