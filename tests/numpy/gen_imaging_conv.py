@@ -14,7 +14,7 @@ multiples of 1/8 and images small integers or dyadic values, so that the double 
 are exact in any order and integer results equal scipy's bit for bit.
 
 Writes, per case:
-  case <id> <op> <dtype> <key>=<value>...      (lists comma-separated)
+  case <id> <op> <dtype> <key>=<value>...      (oracle.CaseWriter; lists comma-separated)
   x / w / bias <rank> <sizes> <names> values ...
   out ...                                        the result
   seed / grad_x / grad_w / grad_b ...            gradients of sum(out * seed)
@@ -31,22 +31,6 @@ TORCH_PAD = {"constant": "constant", "reflect": "reflect", "edge": "replicate", 
 SCIPY_MODES = ["reflect", "constant", "nearest", "mirror", "wrap"]
 INT_TYPES = {"u8": np.uint8, "i16": np.int16, "u16": np.uint16, "i32": np.int32}
 
-
-class Writer:
-    def __init__(self, out):
-        self.out = out
-        self.cid = 0
-
-    def case(self, op, dtype, params):
-        fields = [f"{k}={','.join(str(v) for v in val) if isinstance(val, (list, tuple)) else val}"
-                  for k, val in params.items()]
-        self.out.write(f"case {self.cid} {op} {dtype} " + " ".join(fields) + "\n")
-        self.cid += 1
-
-    def tensor(self, word, a, names):
-        a = np.asarray(a)
-        self.out.write(f"{word} {oracle.shape_text(a.shape)} {oracle.names_text(names, a.ndim)} "
-                       f"values {oracle.values_text(a)}\n")
 
 
 def torch_pad_widths(widths):
@@ -195,7 +179,7 @@ def scipy_case(w_out, rng, nprng, convolution):
 
 
 def cases(args, rng, out):
-    w = Writer(out)
+    w = oracle.CaseWriter(out)
     nprng = np.random.default_rng(args.seed)
     torch.manual_seed(args.seed)
     for _ in range(args.count):

@@ -25,22 +25,6 @@ NP = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "u8": np.uint8, "
 MODES = ["reflect", "constant", "nearest", "mirror", "wrap"]
 
 
-class Writer:
-    def __init__(self, out):
-        self.out = out
-        self.cid = 0
-
-    def case(self, op, dtype, params):
-        fields = [f"{k}={','.join(str(v) for v in val) if isinstance(val, (list, tuple)) else val}"
-                  for k, val in params.items()]
-        self.out.write(f"case {self.cid} {op} {dtype} " + " ".join(fields) + "\n")
-        self.cid += 1
-
-    def tensor(self, word, a, names=None):
-        a = np.asarray(a)
-        names = names or ["?"] * a.ndim
-        self.out.write(f"{word} {oracle.shape_text(a.shape)} {' '.join(names)} values {oracle.values_text(a)}\n")
-
 
 def names_of(k):
     return ["N", "C"] + SPATIAL[3 - k:]
@@ -184,7 +168,7 @@ def zoom_cases(w, rng, nprng, count):
 
 def cases(args, rng, out):
     nprng = np.random.default_rng(args.seed)
-    w = Writer(out)
+    w = oracle.CaseWriter(out)
     pool_cases(w, rng, nprng, 400)
     resize_cases(w, rng, nprng, 300)
     zoom_cases(w, rng, nprng, 400)

@@ -149,3 +149,25 @@ def values_text(a, signed_nan=False):
     import numpy as np
 
     return " ".join(value_text(v, signed_nan) for v in np.asarray(a).reshape(-1))
+
+
+class CaseWriter:
+    """Writes cases as the imaging oracles' C++ readers take them:
+        case <id> <op> <dtype> <key>=<value>...     (list values comma-separated)
+        <word> <rank> <sizes> <names> values ...   (tensors of the case)"""
+
+    def __init__(self, out):
+        self.out = out
+        self.cid = 0
+
+    def case(self, op, dtype, params):
+        fields = [f"{k}={','.join(str(v) for v in val) if isinstance(val, (list, tuple)) else val}"
+                  for k, val in params.items()]
+        self.out.write(f"case {self.cid} {op} {dtype} " + " ".join(fields) + "\n")
+        self.cid += 1
+
+    def tensor(self, word, a, names=None):
+        import numpy as np
+
+        a = np.asarray(a)
+        self.out.write(f"{word} {shape_text(a.shape)} {names_text(names, a.ndim)} values {values_text(a)}\n")
