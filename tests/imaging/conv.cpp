@@ -60,6 +60,8 @@ std::vector<conv_case> read_cases() {
                 cases.push_back(std::move(c));
                 return;
             }
+            // The "# seed S count N" line, before any case.
+            if (kind.empty() || kind[0] == '#' || cases.empty()) return;
             conv_case& c = cases.back();
             auto operand = nt::test::read_oracle_operand(fields, false);
             if (kind == "x") c.x = operand;
