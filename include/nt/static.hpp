@@ -159,8 +159,8 @@ struct name_of_axis {
 // and walks the specs (for_each) into name tables, and carries the outcome as a
 // hana::type; the per-axis pairing is constexpr loops over those tables. A first
 // version ran the whole rule on Hana sequences of hana::type keys (filter, count,
-// index_if per axis): ~80 ms of GCC 12's time per pairing, against ~27 ms for this
-// one (and ~19 ms with no Hana at all); the rule test checks thousands of pairings.
+// index_if per axis) and cost about three times the compile time per pairing
+// (docs/performance.md); the rule test checks thousands of pairings.
 // Each axis has a key: its name, or, unnamed, its place counted from the right among
 // the spec's unnamed axes (rule 2, right alignment). Equal keys form one group; the
 // host's keys are the output (rules 3-5).
