@@ -3,6 +3,7 @@
 #include "graph.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <unordered_map>
 #include <unordered_set>
@@ -16,6 +17,9 @@ namespace nt::detail {
 namespace {
 
 thread_local bool recording = true;
+// The node whose rule the reverse pass runs on this thread: saved inputs and results
+// take their nodes back from it (saving them took no reference).
+thread_local const std::shared_ptr<tape_node>* running_rule = nullptr;
 
 bool is_floating(dtype d) noexcept { return d == dtype::f16 || d == dtype::f32 || d == dtype::f64; }
 
@@ -112,7 +116,9 @@ struct version_slot {
     std::atomic<std::int64_t> watchers{0};
     std::atomic<std::uint64_t> writes{0};
 };
-constexpr std::size_t version_slot_count = 4096;
+// Few enough to stay in cache (each save and free touches one); storages sharing a
+// slot are told apart by the notes below.
+constexpr std::size_t version_slot_count = 1024;
 version_slot version_slots[version_slot_count];
 
 struct storage_write {
@@ -120,6 +126,9 @@ struct storage_write {
     std::string op;
 };
 std::mutex writes_mutex;
+// Notes in the table below (read without the lock: a saved tensor freed while no
+// write was ever noted, the common case, takes no lock).
+std::atomic<std::size_t> noted_writes{0};
 std::unordered_map<const void*, storage_write>& written_storages() {
     static std::unordered_map<const void*, storage_write> table;
     return table;
@@ -133,6 +142,8 @@ version_slot& slot_of(const void* storage) noexcept {
 
 }  // namespace
 
+// Not a count: set at the first save and never cleared, so that writes in programs
+// that never save pay nothing, and saves and frees pay no shared atomic count.
 std::atomic<std::int64_t> watched_storages{0};
 
 bool grad_mode_enabled() noexcept { return recording; }
@@ -167,34 +178,45 @@ void advance_version(const tensor_base& t, std::string_view op) {
     std::lock_guard lock(writes_mutex);
     const std::uint64_t count = slot.writes.fetch_add(1, std::memory_order_acq_rel) + 1;
     written_storages().insert_or_assign(key, storage_write{count, std::string(op)});
+    noted_writes.store(written_storages().size(), std::memory_order_release);
 }
 
 // --- saved tensors ------------------------------------------------------------------
 
 struct saved_tensor::block {
-    block(tensor_base t, std::weak_ptr<tape_node> node, std::string_view op)
-        : tensor(std::move(t)), output_node(std::move(node)), rule_op(op) {
+    // One copy of the tensor, made in place (its node left behind unless `other`).
+    block(const tensor_base& t, saved_kind k)
+        : tensor(k == saved_kind::other ? tensor_base(t)
+                                        : tensor_base(t.type(), t.owner(), t.storage(), t.extent(), t.layout(),
+                                                      name_list(t.names()), t.is_read_only())),
+          node(k == saved_kind::other ? nullptr : t.grad_node().get()),
+          kind(k) {
         if (tensor.storage() == nullptr) return;
+        if (watched_storages.load(std::memory_order_relaxed) == 0) [[unlikely]]
+            watched_storages.store(1, std::memory_order_relaxed);
         version_slot& slot = slot_of(tensor.storage());
         slot.watchers.fetch_add(1, std::memory_order_acq_rel);
-        watched_storages.fetch_add(1, std::memory_order_relaxed);
         writes = slot.writes.load(std::memory_order_acquire);
     }
-    block(const block&) = delete;
+    // A copy watches from the same point: a write between the save and the copy is
+    // still seen.
+    block(const block& other) : tensor(other.tensor), node(other.node), kind(other.kind), writes(other.writes) {
+        if (tensor.storage() != nullptr) slot_of(tensor.storage()).watchers.fetch_add(1, std::memory_order_acq_rel);
+    }
     block& operator=(const block&) = delete;
     ~block() {
         if (tensor.storage() == nullptr) return;
-        watched_storages.fetch_sub(1, std::memory_order_relaxed);
         if (slot_of(tensor.storage()).watchers.fetch_sub(1, std::memory_order_acq_rel) == 1) forget_writes();
     }
     // The slot's last watcher is gone: its storages' notes are of no more use.
     void forget_writes() const noexcept {
+        if (noted_writes.load(std::memory_order_acquire) == 0) return;
         std::lock_guard lock(writes_mutex);
         auto& table = written_storages();
-        if (table.empty()) return;
         version_slot* mine = &slot_of(tensor.storage());
         for (auto it = table.begin(); it != table.end();)
             it = &slot_of(it->first) == mine ? table.erase(it) : std::next(it);
+        noted_writes.store(table.size(), std::memory_order_release);
     }
     // The op that wrote into the storage since it was saved, or empty.
     [[nodiscard]] std::string write_since() const {
@@ -205,37 +227,92 @@ struct saved_tensor::block {
         return it != written_storages().end() && it->second.count > writes ? it->second.op : std::string();
     }
 
-    tensor_base tensor;
-    std::weak_ptr<tape_node> output_node;
-    std::string rule_op;
+    tensor_base tensor;  // without its node, except for saved_kind::other
+    const tape_node* node;  // the node it had (input and output kinds)
+    saved_kind kind;
     std::uint64_t writes = 0;  // the slot's writes when saved
 };
 
-saved_tensor::saved_tensor(const tensor_base& t, std::string_view rule_op)
-    : saved_(std::allocate_shared<const block>(tape_allocator<block>(), t, std::weak_ptr<tape_node>(), rule_op)) {}
+namespace {
 
-saved_tensor saved_tensor::output(const tensor_base& out, std::string_view rule_op) {
+template <class... Args>
+saved_tensor::block* new_block(Args&&... args) {
+    using block = saved_tensor::block;
+    void* memory = tape_allocate(sizeof(block));
+    try {
+        return ::new (memory) block(std::forward<Args>(args)...);
+    } catch (...) {
+        tape_deallocate(memory, sizeof(block));
+        throw;
+    }
+}
+
+void delete_block(saved_tensor::block* b) noexcept {
+    b->~block();
+    tape_deallocate(b, sizeof(saved_tensor::block));
+}
+
+// Thrown by saved_tensor::get inside a rule; the reverse pass names the rule.
+struct overwritten_saved_tensor {
+    std::string tensor, write;
+};
+
+}  // namespace
+
+saved_tensor::saved_tensor(const tensor_base& t) : block_(new_block(t, saved_kind::other)) {}
+
+saved_tensor saved_tensor::input(const tensor_base& in) {
     saved_tensor s;
-    s.saved_ = std::allocate_shared<const block>(tape_allocator<block>(), out.without_grad_node(), out.grad_node(),
-                                                 rule_op);
+    s.block_ = new_block(in, saved_kind::input);
     return s;
 }
 
-any_tensor saved_tensor::get() const {
-    if (!saved_) return {};
-    const block& b = *saved_;
-    if (const std::string write = b.write_since(); !write.empty())
-        throw error(errc::modified_in_place,
-                    "backward: the rule of '" + b.rule_op + "' needs the tensor " + b.tensor.describe() +
-                        " it saved, which '" + write +
-                        "' wrote in place since; compute on a copy (t.clone()) before "
-                        "writing, or write after backward()");
-    if (auto n = b.output_node.lock()) {
-        tensor_base t = b.tensor;
-        t.set_grad_node(std::move(n));
-        return any_tensor(std::move(t));
+saved_tensor saved_tensor::output(const tensor_base& out) {
+    saved_tensor s;
+    s.block_ = new_block(out, saved_kind::output);
+    return s;
+}
+
+saved_tensor::saved_tensor(const saved_tensor& other) : block_(other.block_ ? new_block(*other.block_) : nullptr) {}
+
+saved_tensor& saved_tensor::operator=(const saved_tensor& other) {
+    if (this != &other) *this = saved_tensor(other);
+    return *this;
+}
+
+saved_tensor& saved_tensor::operator=(saved_tensor&& other) noexcept {
+    if (this != &other) {
+        if (block_ != nullptr) delete_block(block_);
+        block_ = std::exchange(other.block_, nullptr);
     }
-    return any_tensor(b.tensor);
+    return *this;
+}
+
+saved_tensor::~saved_tensor() {
+    if (block_ != nullptr) delete_block(block_);
+}
+
+any_tensor saved_tensor::get() const {
+    if (block_ == nullptr) return {};
+    const block& b = *block_;
+    if (std::string write = b.write_since(); !write.empty())
+        throw overwritten_saved_tensor{b.tensor.describe(), std::move(write)};
+    // Without create_graph the rule records nothing: the tensor needs no node.
+    if (b.kind == saved_kind::other || b.node == nullptr || !recording) return any_tensor(b.tensor);
+    const std::shared_ptr<tape_node>* found = nullptr;
+    if (running_rule != nullptr) {
+        if (b.kind == saved_kind::output && running_rule->get() == b.node) found = running_rule;
+        if (b.kind == saved_kind::input)
+            for (const auto& in : (*running_rule)->inputs)
+                if (in.get() == b.node) found = &in;
+    }
+    if (found == nullptr)
+        throw error(errc::invalid_argument, "backward: the tensor " + b.tensor.describe() +
+                                                " was saved for a rule other than the one running (an ntensor defect: "
+                                                "please report it)");
+    tensor_base t = b.tensor;
+    t.set_grad_node(*found);
+    return any_tensor(std::move(t));
 }
 
 // --- nodes --------------------------------------------------------------------------
@@ -253,7 +330,11 @@ void attach_node(std::string_view op, tensor_base& out, std::initializer_list<co
     n->shape = dims(out.shape());
     n->names = name_list(out.names());
     n->inputs.reserve(inputs.size());
-    for (const tensor_base* in : inputs) n->inputs.push_back(in != nullptr ? in->grad_node() : nullptr);
+    // One reference taken per input (a conditional expression would copy twice).
+    for (const tensor_base* in : inputs) {
+        if (in != nullptr && in->grad_node()) n->inputs.emplace_back(in->grad_node());
+        else n->inputs.emplace_back();
+    }
     n->rule = std::move(rule);
     out.set_grad_node(std::move(n));
 }
@@ -299,9 +380,30 @@ void accumulate_leaf(tape_node& leaf, any_tensor g, bool create_graph) {
     // Without create_graph the gradient may be a view of another's storage (the seed, a
     // broadcast): the leaf keeps its own copy.
     if (!create_graph) g = g.clone();
-    std::lock_guard lock(leaf.grad_mutex);
-    if (!leaf.grad) leaf.grad = g.base();
-    else leaf.grad = (any_tensor(*leaf.grad) + g).base();
+    leaf_gradient& grad = *leaf.leaf;
+    std::lock_guard lock(grad.mutex);
+    if (!grad.value) grad.value = g.base();
+    else grad.value = (any_tensor(*grad.value) + g).base();
+}
+
+// Runs a node's rule with the node as running_rule, and names the rule when a
+// tensor it saved was overwritten.
+input_gradients run_rule(const std::shared_ptr<tape_node>& node, const any_tensor& g) {
+    struct running {
+        const std::shared_ptr<tape_node>* outer;
+        explicit running(const std::shared_ptr<tape_node>& n) noexcept : outer(std::exchange(running_rule, &n)) {}
+        running(const running&) = delete;
+        running& operator=(const running&) = delete;
+        ~running() { running_rule = outer; }
+    } scope(node);
+    try {
+        return node->rule(g);
+    } catch (const overwritten_saved_tensor& e) {
+        throw error(errc::modified_in_place, "backward: the rule of '" + node->op + "' needs the tensor " + e.tensor +
+                                                 " it saved, which '" + e.write +
+                                                 "' wrote in place since; compute on a copy (t.clone()) before "
+                                                 "writing, or write after backward()");
+    }
 }
 
 }  // namespace
@@ -340,15 +442,17 @@ std::vector<std::optional<any_tensor>> run_backward(std::span<const backward_roo
     for (const backward_root& r : roots) add_into(gradients[r.node.get()], conform(r.seed, *r.node));
 
     std::vector<std::optional<any_tensor>> captured(targets.size());
-    std::vector<tape_node*> ready;
+    // Each with the reference that holds it (a root's or an input's), for running_rule.
+    std::vector<const std::shared_ptr<tape_node>*> ready;
     for (const backward_root& r : roots)
         if (pending[r.node.get()] == 0 &&
-            std::find(ready.begin(), ready.end(), r.node.get()) == ready.end())
-            ready.push_back(r.node.get());
+            std::find_if(ready.begin(), ready.end(), [&](auto* p) { return p->get() == r.node.get(); }) == ready.end())
+            ready.push_back(&r.node);
     std::vector<tape_node*> passed;
     grad_mode_guard mode(create_graph);
     while (!ready.empty()) {
-        tape_node* n = ready.back();
+        const std::shared_ptr<tape_node>* held = ready.back();
+        tape_node* n = held->get();
         ready.pop_back();
         auto it = gradients.find(n);
         std::optional<any_tensor> g;
@@ -366,12 +470,12 @@ std::vector<std::optional<any_tensor>> run_backward(std::span<const backward_roo
         }
         passed.push_back(n);
         input_gradients outs;
-        if (g) outs = n->rule(*g);
+        if (g) outs = run_rule(*held, *g);
         for (std::size_t i = 0; i < n->inputs.size(); ++i) {
             tape_node* in = n->inputs[i].get();
             if (in == nullptr) continue;
             if (i < outs.size() && outs[i]) add_into(gradients[in], conform(std::move(*outs[i]), *in));
-            if (--pending[in] == 0) ready.push_back(in);
+            if (--pending[in] == 0) ready.push_back(&n->inputs[i]);
         }
     }
     if (!retain)
@@ -397,7 +501,7 @@ tensor_base mark_with_grad(const tensor_base& t) {
     tensor_base out = t;
     auto n = make_tape_node();
     n->op = "with_grad";
-    n->leaf = true;
+    n->leaf = std::make_unique<leaf_gradient>();
     n->type = t.type();
     n->shape = dims(t.shape());
     n->names = name_list(t.names());
@@ -442,26 +546,26 @@ tensor_base grad_of(const tensor_base& t) {
         throw error(errc::no_gradient, "grad: " + t.describe() + " is the result of '" + n->op +
                                            "'; only leaves (tensors marked with_grad) keep a gradient. Use "
                                            "nt::grad(f, x) or nt::vjp for gradients with respect to computed tensors");
-    std::lock_guard lock(n->grad_mutex);
-    if (!n->grad)
+    std::lock_guard lock(n->leaf->mutex);
+    if (!n->leaf->value)
         throw error(errc::no_gradient, "grad: no gradient has reached " + t.describe() +
                                            " yet: call backward() on a value computed from it (one that depends on "
                                            "it), or check has_grad() first");
-    return *n->grad;
+    return *n->leaf->value;
 }
 
 bool has_grad_of(const tensor_base& t) noexcept {
     const auto& n = t.grad_node();
     if (!n || !n->leaf) return false;
-    std::lock_guard lock(n->grad_mutex);
-    return n->grad.has_value();
+    std::lock_guard lock(n->leaf->mutex);
+    return n->leaf->value.has_value();
 }
 
 void zero_grad_of(const tensor_base& t) {
     const auto& n = t.grad_node();
     if (!n || !n->leaf) return;
-    std::lock_guard lock(n->grad_mutex);
-    if (n->grad) n->grad = zeros_of(n->type, n->shape.span(), n->names.span()).base();
+    std::lock_guard lock(n->leaf->mutex);
+    if (n->leaf->value) n->leaf->value = zeros_of(n->type, n->shape.span(), n->names.span()).base();
 }
 
 }  // namespace nt::detail

@@ -8,6 +8,7 @@
 // follow. The graph lives as long as the tensors that hold its last nodes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstddef>
 #include <new>
@@ -115,6 +116,43 @@ private:
     const operations* ops_ = nullptr;
 };
 
+/// A node's inputs: two in the node (most operations), more in tape memory.
+class node_inputs {
+public:
+    using value_type = std::shared_ptr<tape_node>;
+
+    void reserve(std::size_t n) {
+        if (n > few_.size()) more_.reserve(n);
+    }
+    template <class... Args>
+    void emplace_back(Args&&... args) {
+        if (size_ < few_.size() && more_.capacity() == 0) {
+            few_[size_++] = value_type(std::forward<Args>(args)...);
+            return;
+        }
+        if (more_.empty())
+            for (std::size_t i = 0; i < size_; ++i) more_.push_back(std::move(few_[i]));
+        more_.emplace_back(std::forward<Args>(args)...);
+        ++size_;
+    }
+    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+    [[nodiscard]] const value_type* begin() const noexcept { return more_.empty() ? few_.data() : more_.data(); }
+    [[nodiscard]] const value_type* end() const noexcept { return begin() + size_; }
+    [[nodiscard]] const value_type& operator[](std::size_t i) const noexcept { return begin()[i]; }
+
+private:
+    std::array<value_type, 2> few_;
+    std::vector<value_type, tape_allocator<value_type>> more_;
+    std::size_t size_ = 0;
+};
+
+/// What a leaf (a tensor marked with_grad) keeps: its accumulated gradient. Two
+/// graphs on two threads may reach one leaf.
+struct leaf_gradient {
+    std::mutex mutex;
+    std::optional<tensor_base> value;
+};
+
 struct tape_node {
     // User-provided: make_tape_node's value-initialisation would zero the whole node
     // (its inline shape and names buffers too) before the members' initialisers run.
@@ -122,16 +160,14 @@ struct tape_node {
 
     std::string op;  // the operation, for messages
     dtype type = dtype::f32;
+    bool released = false;  // the rule was freed by a backward pass without retain_graph
     dims shape;
     name_list names;
     // null where an input takes no gradient
-    std::vector<std::shared_ptr<tape_node>, tape_allocator<std::shared_ptr<tape_node>>> inputs;
+    node_inputs inputs;
     backward_rule rule;
-    bool leaf = false;
-    bool released = false;  // the rule was freed by a backward pass without retain_graph
-    // Leaves only: the accumulated gradient. Two graphs on two threads may reach one leaf.
-    std::mutex grad_mutex;
-    std::optional<tensor_base> grad;
+    // Leaves only (an operation's node has none: it is made thousands of times a step).
+    std::unique_ptr<leaf_gradient> leaf;
 
     [[nodiscard]] std::string describe() const;
 };
@@ -146,22 +182,39 @@ void attach_node(std::string_view op, tensor_base& out, std::initializer_list<co
                  backward_rule rule);
 
 /// A tensor a rule keeps for the backward pass. Reading it back checks that its
-/// storage was not written since (modified_in_place, naming the rule and the write).
-/// A rule's own result is kept without its node (the node holds the rule: a cycle),
-/// and gets it back when read.
+/// storage was not written since (modified_in_place: the reverse pass names the rule
+/// and the write). A rule's own result is kept without its node (the node holds the
+/// rule: a cycle), and gets it back when read.
+///
+/// Each copy owns its block in tape memory: rules move their saved tensors, and a
+/// shared block would cost an atomic count on every save and free.
 class saved_tensor {
 public:
-    saved_tensor() = default;
-    saved_tensor(const tensor_base& t, std::string_view rule_op);
-    /// The result of the operation that saves it.
-    static saved_tensor output(const tensor_base& out, std::string_view rule_op);
+    saved_tensor() noexcept = default;
+    /// Any tensor, its node (if any) kept with it.
+    explicit saved_tensor(const tensor_base& t);
+    /// An input of the node whose rule saves it: its node is taken back from that
+    /// node's inputs when the rule runs, so saving takes no reference.
+    static saved_tensor input(const tensor_base& in);
+    /// The result of the operation that saves it (attach the node first).
+    static saved_tensor output(const tensor_base& out);
+
+    saved_tensor(const saved_tensor& other);
+    saved_tensor& operator=(const saved_tensor& other);
+    saved_tensor(saved_tensor&& other) noexcept : block_(std::exchange(other.block_, nullptr)) {}
+    saved_tensor& operator=(saved_tensor&& other) noexcept;
+    ~saved_tensor();
 
     [[nodiscard]] any_tensor get() const;
 
-private:
     struct block;  // the tensor and its watch of the storage's version (graph.cpp)
-    std::shared_ptr<const block> saved_;
+
+private:
+    block* block_ = nullptr;
 };
+
+/// How a saved tensor finds its node again (graph.cpp).
+enum class saved_kind : std::uint8_t { other, input, output };
 
 /// Where a reverse pass starts: a node and the gradient of its result.
 struct backward_root {

@@ -106,32 +106,53 @@ std::pair<opt, opt> binary_gradients(binary_op op, const any_tensor& g, const an
 
 }  // namespace
 
-void record_binary(binary_op op, std::string_view name, const tensor_base& a, const tensor_base& b,
-                   tensor_base& out) {
+namespace {
+
+// An operand as its rule reads it back: a saved tensor, or the scalar of a
+// tensor-scalar operation, made again when the rule runs (recording `y * 0.5`
+// allocates nothing for the 0.5).
+class rule_operand {
+public:
+    rule_operand() noexcept = default;
+    rule_operand(const tensor_base* t, bool read, dtype type, double scalar)
+        : saved_(t != nullptr && read ? saved_tensor::input(*t) : saved_tensor()), scalar_(t == nullptr), type_(type),
+          value_(scalar) {}
+    [[nodiscard]] any_tensor get() const { return scalar_ ? scalar_of(type_, value_) : saved_.get(); }
+
+private:
+    saved_tensor saved_;
+    bool scalar_ = false;
+    dtype type_ = dtype::f32;
+    double value_ = 0;
+};
+
+// The one recorder of binary operations; a null operand is the scalar `scalar`.
+void record_binary_operands(binary_op op, std::string_view name, const tensor_base* a, const tensor_base* b,
+                            double scalar, tensor_base& out) {
     if (!differentiable(op)) return;
-    attach_node(name, out, {&a, &b}, nullptr);
+    attach_node(name, out, {a, b}, nullptr);
     if (!out.grad_node()) return;
-    const bool need_a = a.grad_node() != nullptr, need_b = b.grad_node() != nullptr;
+    const bool need_a = a != nullptr && a->grad_node() != nullptr, need_b = b != nullptr && b->grad_node() != nullptr;
     // The spec an operand's gradient is summed to, when it is not the result's (most
     // operands of a chain have the result's: no spec is kept, no sum_to runs).
-    auto broadcast_from = [&](const tensor_base& t, bool needed) -> std::optional<spec> {
-        if (!needed || (std::ranges::equal(t.shape(), out.shape()) && std::ranges::equal(t.names(), out.names())))
-            return std::nullopt;
-        return t.spec();
+    // (A pointer: the rule stays small, and a tape's memory is what recording touches.)
+    auto broadcast_from = [&](const tensor_base* t, bool needed) -> std::shared_ptr<const spec> {
+        if (!needed || (std::ranges::equal(t->shape(), out.shape()) && std::ranges::equal(t->names(), out.names())))
+            return nullptr;
+        return std::allocate_shared<const spec>(tape_allocator<spec>(), t->spec());
     };
     const bool operands = reads_operands(op);
     out.grad_node()->rule = [op, need_a, need_b, operands, sa = broadcast_from(a, need_a),
-                             sb = broadcast_from(b, need_b),
-                             va = operands ? saved_tensor(a, name) : saved_tensor(),
-                             vb = operands ? saved_tensor(b, name) : saved_tensor(),
-                             vo = reads_output(op) ? saved_tensor::output(out, name) : saved_tensor()](
+                             sb = broadcast_from(b, need_b), va = rule_operand(a, operands, out.type(), scalar),
+                             vb = rule_operand(b, operands, out.type(), scalar),
+                             vo = reads_output(op) ? saved_tensor::output(out) : saved_tensor()](
                                 const any_tensor& g) -> input_gradients {
         const any_tensor empty;
         auto [ga, gb] = binary_gradients(op, g, operands ? va.get() : empty, operands ? vb.get() : empty,
                                          reads_output(op) ? vo.get() : empty, need_a, need_b);
         // An operand of the result's spec: its gradient needs no sum, but a rule may
         // have computed it in another axis order (where's order is its condition's).
-        auto fit = [&](any_tensor&& x, const std::optional<spec>& target) {
+        auto fit = [&](any_tensor&& x, const std::shared_ptr<const spec>& target) {
             if (target) return reduce_to(x, *target);
             if (std::ranges::equal(x.shape(), g.shape()) && std::ranges::equal(x.names(), g.names())) return std::move(x);
             return reduce_to(x, g.spec());
@@ -143,12 +164,17 @@ void record_binary(binary_op op, std::string_view name, const tensor_base& a, co
     };
 }
 
+}  // namespace
+
+void record_binary(binary_op op, std::string_view name, const tensor_base& a, const tensor_base& b,
+                   tensor_base& out) {
+    record_binary_operands(op, name, &a, &b, 0.0, out);
+}
+
 void record_binary_scalar(binary_op op, std::string_view name, const tensor_base& a, double value,
                           bool scalar_first, tensor_base& out) {
-    // The scalar as a rank-0 operand outside the graph: the tensor rules apply as they are.
-    const any_tensor s = scalar_of(out.type(), value);
-    if (scalar_first) record_binary(op, name, s.base(), a, out);
-    else record_binary(op, name, a, s.base(), out);
+    if (scalar_first) record_binary_operands(op, name, nullptr, &a, value, out);
+    else record_binary_operands(op, name, &a, nullptr, value, out);
 }
 
 // --- unary operations -------------------------------------------------------------------
@@ -186,8 +212,8 @@ void record_unary(unary_op op, const tensor_base& a, tensor_base& out) {
     const std::string_view name = unary_name(op);
     attach_node(name, out, {&a}, nullptr);
     if (!out.grad_node()) return;
-    out.grad_node()->rule = [op, x = reads_result ? saved_tensor() : saved_tensor(a, name),
-                             y = reads_result ? saved_tensor::output(out, name) : saved_tensor()](
+    out.grad_node()->rule = [op, x = reads_result ? saved_tensor() : saved_tensor::input(a),
+                             y = reads_result ? saved_tensor::output(out) : saved_tensor()](
                                 const any_tensor& g) -> input_gradients {
         any_tensor r;
         switch (op) {
@@ -265,8 +291,8 @@ void record_reduce(reduce_op op, std::string_view name, const tensor_base& a, st
     attach_node(name, out, {&a}, nullptr);
     if (!out.grad_node()) return;
     const bool reads = op == reduce_op::max || op == reduce_op::min || op == reduce_op::prod;
-    const saved_tensor x = reads ? saved_tensor(a, name) : saved_tensor();
-    const saved_tensor y = reads ? saved_tensor::output(out, name) : saved_tensor();
+    const saved_tensor x = reads ? saved_tensor::input(a) : saved_tensor();
+    const saved_tensor y = reads ? saved_tensor::output(out) : saved_tensor();
     out.grad_node()->rule = [=](const any_tensor& g) -> input_gradients {
         const std::span<const bool> red = reduced.span();
         const any_tensor ge = with_reduced_axes(g, input, red, keepdims);
@@ -322,7 +348,7 @@ void record_cast(const tensor_base& a, tensor_base& out) {
 void record_where(const tensor_base& cond, const tensor_base& a, const tensor_base& b, tensor_base& out) {
     const spec sa = a.spec(), sb = b.spec();
     const bool need_a = a.grad_node() != nullptr, need_b = b.grad_node() != nullptr;
-    const saved_tensor c(cond, "where");
+    const saved_tensor c(cond);
     attach_node("where", out, {&a, &b}, [=](const any_tensor& g) -> input_gradients {
         const any_tensor m = c.get();
         input_gradients r(2);
@@ -335,7 +361,7 @@ void record_where(const tensor_base& cond, const tensor_base& a, const tensor_ba
 void record_clip(const tensor_base& x, const tensor_base& lo, const tensor_base& hi, tensor_base& out) {
     const spec sx = x.spec(), sl = lo.spec(), sh = hi.spec();
     const bool need[3] = {x.grad_node() != nullptr, lo.grad_node() != nullptr, hi.grad_node() != nullptr};
-    const saved_tensor vx(x, "clip"), vl(lo, "clip"), vh(hi, "clip");
+    const saved_tensor vx = saved_tensor::input(x), vl = saved_tensor::input(lo), vh = saved_tensor::input(hi);
     attach_node("clip", out, {&x, &lo, &hi}, [=](const any_tensor& g) -> input_gradients {
         const any_tensor xv = vx.get(), l = vl.get(), h = vh.get();
         input_gradients r(3);

@@ -317,8 +317,8 @@ tensor_base conv_forward(const tensor_base& x, const tensor_base& w, const conv_
         return forward_values(x, w, geo);
     tensor_base out = forward_values(x.without_grad_node(), w.without_grad_node(), geo);
     const bool need_x = x.grad_node() != nullptr, need_w = w.grad_node() != nullptr;
-    const saved_tensor vx = need_w ? saved_tensor(x, "conv") : saved_tensor();
-    const saved_tensor vw = need_x ? saved_tensor(w, "conv") : saved_tensor();
+    const saved_tensor vx = need_w ? saved_tensor::input(x) : saved_tensor();
+    const saved_tensor vw = need_x ? saved_tensor::input(w) : saved_tensor();
     const dims in_sizes = spatial_of(x), kernel = spatial_of(w);
     attach_node("conv", out, {&x, &w}, [=](const any_tensor& g) -> input_gradients {
         input_gradients r(2);
@@ -335,8 +335,8 @@ tensor_base conv_input_grad(const tensor_base& gy, const tensor_base& w, const c
         return input_values(gy, w, geo, in_sizes.span());
     tensor_base out = input_values(gy.without_grad_node(), w.without_grad_node(), geo, in_sizes.span());
     const bool need_g = gy.grad_node() != nullptr, need_w = w.grad_node() != nullptr;
-    const saved_tensor vg = need_w ? saved_tensor(gy, "conv_transpose") : saved_tensor();
-    const saved_tensor vw = need_g ? saved_tensor(w, "conv_transpose") : saved_tensor();
+    const saved_tensor vg = need_w ? saved_tensor::input(gy) : saved_tensor();
+    const saved_tensor vw = need_g ? saved_tensor::input(w) : saved_tensor();
     const dims kernel = spatial_of(w), positions = spatial_of(gy);
     attach_node("conv_transpose", out, {&gy, &w}, [=](const any_tensor& u) -> input_gradients {
         input_gradients r(2);
@@ -354,8 +354,8 @@ tensor_base conv_weight_grad(const tensor_base& x, const tensor_base& gy, const 
         return weight_values(x, gy, geo, kernel.span());
     tensor_base out = weight_values(x.without_grad_node(), gy.without_grad_node(), geo, kernel.span());
     const bool need_x = x.grad_node() != nullptr, need_g = gy.grad_node() != nullptr;
-    const saved_tensor vx = need_g ? saved_tensor(x, "conv weight gradient") : saved_tensor();
-    const saved_tensor vg = need_x ? saved_tensor(gy, "conv weight gradient") : saved_tensor();
+    const saved_tensor vx = need_g ? saved_tensor::input(x) : saved_tensor();
+    const saved_tensor vg = need_x ? saved_tensor::input(gy) : saved_tensor();
     const dims in_sizes = spatial_of(x), positions = spatial_of(gy);
     attach_node("conv weight gradient", out, {&x, &gy}, [=](const any_tensor& u) -> input_gradients {
         input_gradients r(2);

@@ -352,8 +352,8 @@ tensor_base contract(std::string_view op, const tensor_base& a0, const tensor_ba
     tensor_base out = contract_values(op, a0.without_grad_node(), b0.without_grad_node(), labels, out_names);
     const bool need_a = a0.grad_node() != nullptr, need_b = b0.grad_node() != nullptr;
     // The gradient of each operand reads the other one only.
-    const saved_tensor va = need_b ? saved_tensor(a0, op) : saved_tensor();
-    const saved_tensor vb = need_a ? saved_tensor(b0, op) : saved_tensor();
+    const saved_tensor va = need_b ? saved_tensor::input(a0) : saved_tensor();
+    const saved_tensor vb = need_a ? saved_tensor::input(b0) : saved_tensor();
     const spec sa = a0.spec(), sb = b0.spec();
     const dtype ta = a0.type(), tb = b0.type();
     const std::string name(op);

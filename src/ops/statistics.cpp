@@ -404,8 +404,8 @@ tensor_base cumulate(const tensor_base& t, const Axis& axis, bool product, dtype
     const dtype input_type = t.type();
     // The node first: the saved result refers to it.
     attach_node(op, out, {&t}, nullptr);
-    const saved_tensor x = product ? saved_tensor(t, op) : saved_tensor();
-    const saved_tensor y = product ? saved_tensor::output(out, op) : saved_tensor();
+    const saved_tensor x = product ? saved_tensor::input(t) : saved_tensor();
+    const saved_tensor y = product ? saved_tensor::output(out) : saved_tensor();
     out.grad_node()->rule = [=](const any_tensor& g) -> input_gradients {
         const Axis ax(a);
         // The sum of g over the positions at and after each one: a reversed cumsum.
@@ -445,8 +445,8 @@ tensor_base variance(const tensor_base& t, axes_arg axes, bool every_axis, std::
     const spec input = t.spec();
     const dtype input_type = t.type();
     attach_node(op, out, {&t}, nullptr);  // the node first: the saved result refers to it
-    const saved_tensor x(t, op);
-    const saved_tensor y = root ? saved_tensor::output(out, op) : saved_tensor();
+    const saved_tensor x = saved_tensor::input(t);
+    const saved_tensor y = root ? saved_tensor::output(out) : saved_tensor();
     const double divisor = static_cast<double>(std::max<std::int64_t>(n - ddof, 0));
     out.grad_node()->rule = [=](const any_tensor& g) -> input_gradients {
         // d var / d x = 2 (x - mean) / (n - ddof); d std / d x = (x - mean) / ((n - ddof) std).

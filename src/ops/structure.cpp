@@ -237,8 +237,8 @@ void record_join(std::string_view op, std::span<const tensor_base> ts, std::size
         return r;
     });
     tape_node& node = *out.grad_node();
-    node.inputs.clear();
-    for (const tensor_base& t : ts) node.inputs.push_back(t.grad_node());
+    node.inputs.reserve(ts.size());  // attach_node was given none: the list is empty
+    for (const tensor_base& t : ts) node.inputs.emplace_back(t.grad_node());
 }
 
 bool any_records(std::span<const tensor_base> ts) noexcept {

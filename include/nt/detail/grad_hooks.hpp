@@ -108,7 +108,7 @@ void backward_from(const tensor_base& y, const tensor_base* seed, const backward
 [[nodiscard]] bool has_grad_of(const tensor_base& t) noexcept;
 void zero_grad_of(const tensor_base& t);
 
-/// How many storages some saved tensor watches (0: writes need no version).
+/// Nonzero once some rule has saved a tensor: writes in place count versions from then on.
 extern std::atomic<std::int64_t> watched_storages;
 void refuse_write_in_graph(const tensor_base& t, std::string_view op);
 /// out= forms compute into an existing tensor and record nothing: with an operand
