@@ -36,13 +36,12 @@
 namespace nt {
 
 /// Options of max_pool / avg_pool, torch's keywords and defaults. Each list is empty
-/// (the default), one value for every spatial axis, or one per axis. The lists do not
-/// own their values (nt::shape_arg): spell the options in the call, or point them at
-/// vectors that outlive it (a braced list in a named pool_options dies with its line).
+/// (the default), one value for every spatial axis, or one per axis; the options own
+/// their lists, so a named pool_options may be built once and reused.
 struct pool_options {
-    shape_arg stride = {};    ///< default: the window size
-    shape_arg padding = {};   ///< implicit padding on both sides (-inf for max, 0 for avg); at most half the window
-    shape_arg dilation = {};  ///< max_pool only: spacing of the window's elements (default 1)
+    dims stride{};    ///< default: the window size
+    dims padding{};   ///< implicit padding on both sides (-inf for max, 0 for avg); at most half the window
+    dims dilation{};  ///< max_pool only: spacing of the window's elements (default 1)
     bool ceil_mode = false;   ///< ceil instead of floor for the output size (a window must start inside)
     bool count_include_pad = true;  ///< avg_pool only: padding counts in the divisor
 };

@@ -111,7 +111,8 @@ nt::any_tensor run(const pool_case& c, const nt::any_tensor& x, std::optional<nt
     const auto size = ints(c, "size"), stride = ints(c, "stride"), padding = ints(c, "padding"),
                dilation = ints(c, "dilation");
     if (c.op == "max_pool" || c.op == "max_pool_with_indices" || c.op == "avg_pool") {
-        nt::pool_options o{.stride = stride, .padding = padding, .dilation = dilation,
+        nt::pool_options o{.stride = nt::dims(stride.begin(), stride.end()), .padding = nt::dims(padding.begin(), padding.end()),
+                           .dilation = nt::dims(dilation.begin(), dilation.end()),
                            .ceil_mode = c.params.at("ceil") == "1"};
         if (c.op == "avg_pool") {
             o.count_include_pad = c.params.at("cip") == "1";

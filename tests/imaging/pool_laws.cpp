@@ -158,6 +158,19 @@ TEST_CASE("max_pool: indices, ties, NaN and integer types", "[imaging][imaging_p
     CHECK(nt::max_pool(h, {"W"}, {2}).astype<double>().to_vector() == std::vector<double>{2, 0.5});
 }
 
+TEST_CASE("pool_options own their lists: a named one is reused after its declaration", "[imaging][imaging_pool]") {
+    // Regression: the lists were non-owning views, so these braced lists ended with the
+    // declaration and the calls below read freed stack (AddressSanitizer:
+    // stack-use-after-scope).
+    const nt::pool_options named{.stride = {2, 1}, .padding = {1, 0}, .dilation = {1, 2}};
+    const auto t = random_tensor({2, 5, 6}, {"", "H", "W"}, -1.0, 1.0, 11);
+    const auto expected = nt::max_pool(t, {"H", "W"}, {3, 2}, {.stride = {2, 1}, .padding = {1, 0}, .dilation = {1, 2}});
+    CHECK(nt::max_pool(t, {"H", "W"}, {3, 2}, named).to_vector() == expected.to_vector());
+    const nt::pool_options averaged{.stride = {2}, .count_include_pad = false};
+    CHECK(nt::avg_pool(t, {"H", "W"}, {2}, averaged).to_vector() ==
+          nt::avg_pool(t, {"H", "W"}, {2}, {.stride = {2}, .count_include_pad = false}).to_vector());
+}
+
 TEST_CASE("zoom: integer images round and clip as scipy", "[imaging][imaging_pool]") {
     // Order 3 overshoots at a step; uint8 clips to 0..255.
     const auto x = nt::from_vector<std::uint8_t>({0, 0, 255, 255, 0, 0}, {6}, {"W"});
