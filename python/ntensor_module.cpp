@@ -88,7 +88,14 @@ any_tensor from_numpy(py::array a, const py::object& names) {
 
 any_tensor to_tensor(const py::handle& h) {
     if (py::isinstance<any_tensor>(h)) return h.cast<any_tensor>();
-    return from_numpy(py::array::ensure(h), py::none());
+    py::array a = py::array::ensure(h);
+    if (!a) {
+        PyErr_Clear();
+        nt::throw_error(nt::errc::invalid_argument,
+                        std::string("expected an ntensor.Tensor, a NumPy array or a number, got ") +
+                            std::string(py::str(py::type::of(h).attr("__name__"))));
+    }
+    return from_numpy(a, py::none());
 }
 
 bool is_scalar(const py::handle& h) {
@@ -106,8 +113,12 @@ using nt::detail::binary_op;
 py::object binary(binary_op op, const char* name, const any_tensor& a, const py::handle& b, bool reflected) {
     if (is_scalar(b)) {
         const auto s = to_scalar(b);
-        py::gil_scoped_release nogil;
-        return py::cast(nt::detail::any_binary_scalar(op, name, a, s, reflected));
+        any_tensor r;
+        {
+            py::gil_scoped_release nogil;
+            r = nt::detail::any_binary_scalar(op, name, a, s, reflected);
+        }
+        return py::cast(r);
     }
     const any_tensor t = to_tensor(b);
     any_tensor r;
@@ -304,4 +315,22 @@ PYBIND11_MODULE(ntensor, m) {
         return nt::match(std::span<const nt::spec>(s), o);
     }, py::arg("specs"), py::arg("policy") = "names");
     m.def("explain", [](const nt::plan& p) { return nt::explain(p); });
+
+    // nt.dask.map_blocks: Python glue (Dask is imported only when it is called), so
+    // that the functions Dask ships to its workers are ordinary picklable Python.
+    py::module_ dask = m.def_submodule("dask", "ntensor functions on the blocks of a dask.array");
+    py::dict scope;
+    scope["__name__"] = "ntensor.dask";
+    py::exec(R"(
+def map_blocks(fn, array, names=None, dtype=None, **kwargs):
+    """Runs fn on each block of `array` as a tensor named `names`; returns a dask.array."""
+    import dask.array as da
+    def run(block):
+        import numpy as np
+        import ntensor as nt
+        r = fn(nt.asarray(np.asarray(block), names=names))
+        return np.asarray(r)
+    return da.map_blocks(run, array, dtype=array.dtype if dtype is None else dtype, **kwargs)
+)", scope);
+    dask.attr("map_blocks") = scope["map_blocks"];
 }

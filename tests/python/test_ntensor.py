@@ -130,3 +130,26 @@ def test_npy_round_trip(tmp_path):
     np.testing.assert_array_equal(np.load(tmp_path / "x.npy"), x)
     t = nt.load_npy(str(tmp_path / "x.npy"), names=("H", "W"))
     assert t.names == ("H", "W")
+
+
+def test_dask_cluster_example():
+    import os
+    import subprocess
+    import sys
+    here = os.path.dirname(os.path.abspath(__file__))
+    example = os.path.join(here, "..", "..", "examples", "python", "dask_cluster.py")
+    r = subprocess.run([sys.executable, example], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "match NumPy" in r.stdout
+
+
+def test_gil_released_threads():
+    import threading
+    x = nt.asarray(np.ones((256, 256)))
+    out = []
+    threads = [threading.Thread(target=lambda: out.append(np.asarray(nt.sum(x + x)))) for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert all(float(o) == 2 * 256 * 256 for o in out)
