@@ -4,6 +4,7 @@
 // Python as in any_tensor, so every binding is written once, not once per dtype.
 // Memory is shared both ways: a tensor made by asarray holds the NumPy array as its
 // storage owner, and the buffer protocol hands NumPy a view that holds the tensor.
+#include <pybind11/eval.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -256,13 +257,13 @@ PYBIND11_MODULE(ntensor, m) {
                 dst.assign(to_tensor(v));
             }
         })
-        .def("__reduce__", [](py::object self) {
-            // Pickled as a C-contiguous copy of the elements with the names.
-            const any_tensor& t = self.cast<const any_tensor&>();
-            py::array data = py::array(py::buffer(py::cast(t.contiguous())));
-            return py::make_tuple(py::module_::import("ntensor").attr("asarray"),
-                                  py::make_tuple(data.attr("copy")(), names_of(t)));
-        });
+        // Pickled as a C-contiguous copy of the elements with the names.
+        .def(py::pickle(
+            [](const any_tensor& t) {
+                py::array data = py::array(py::buffer(py::cast(t.contiguous())));
+                return py::make_tuple(data.attr("copy")(), names_of(t));
+            },
+            [](const py::tuple& state) { return from_numpy(state[0].cast<py::array>(), state[1]); }));
 
 #define NT_PY_BINARY(py_name, rpy_name, op, text)                                                          \
     tensor.def(py_name, [](const any_tensor& a, const py::object& b) { return binary(binary_op::op, text, a, b, false); }); \
