@@ -24,7 +24,7 @@ scripts/run_examples.sh "$build"
 
 # The Python module (built above when pybind11 is there): installed into Debian's
 # interpreter's site-packages, then a short example.
-if [ -f "$build/python/CMakeFiles/ntensor_python.dir/ntensor_module.cpp.o" ] || ls "$build"/python/ntensor*.so >/dev/null 2>&1; then
+if ls "$build"/src/python/package/ntensor/_ntensor*.so >/dev/null 2>&1; then
     echo
     echo "== Python: cmake --install (component python), examples/python/first_look.py"
     cmake --install "$build" --component python
