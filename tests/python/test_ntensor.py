@@ -153,3 +153,15 @@ def test_gil_released_threads():
     for th in threads:
         th.join()
     assert all(float(o) == 2 * 256 * 256 for o in out)
+
+
+def test_every_python_block_of_the_guide_is_run():
+    """docs/python.md: each ```python block carries the marker that makes the
+    python_docs test run it, so no example goes unchecked."""
+    import pathlib
+    import re
+    lines = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "python.md").read_text().split("\n")
+    for i, line in enumerate(lines):
+        if line.strip() == "```python":
+            before = [x for x in lines[:i] if x.strip()][-1]
+            assert re.match(r"<!--\s*python:\s*python-guide\s*-->", before.strip()), f"line {i + 1}: no marker"
