@@ -78,6 +78,29 @@ void bind_io(py::module_& m, tensor_class&) {
         released([&] { nt::save_npy(path, x); });
     }, py::arg("path"), py::arg("t"));
 
+    m.def("map_npy", [](const std::string& path, const std::string& mode, const py::object& names) {
+        nt::map_mode mm = nt::map_mode::read_only;
+        if (mode == "r+") mm = nt::map_mode::read_write;
+        else if (mode == "c") mm = nt::map_mode::copy_on_write;
+        else if (mode != "r")
+            nt::throw_error(nt::errc::invalid_argument, "map_npy: mode '" + mode + "' is not r, r+ or c (NumPy's mmap_mode)");
+        const auto n = to_names(names);
+        return released([&] { return nt::map_npy(path, mm, nt::names_arg(n)); });
+    }, py::arg("path"), py::arg("mode") = "r", py::arg("names") = py::none());
+    // An .npz archive as a dict of tensors.
+    m.def("load_npz", [](const std::string& path) {
+        const auto z = released([&] { return nt::load_npz(path); });
+        py::dict out;
+        for (const auto& n : z.names()) out[py::str(n)] = z[n];
+        return out;
+    }, py::arg("path"));
+    m.def("save_npz", [](const std::string& path, const py::dict& arrays, bool compressed) {
+        std::vector<nt::npz_entry> e;
+        for (auto [k, v] : arrays) e.push_back({k.cast<std::string>(), to_tensor(v)});
+        const auto c = compressed ? nt::npz_compression::deflate : nt::npz_compression::none;
+        released([&] { nt::save_npz(path, std::span<const nt::npz_entry>(e), c); });
+    }, py::arg("path"), py::arg("arrays"), py::arg("compressed") = false);
+
     // --- zarr (data.md): nt.zarr.open / nt.zarr.create and the array's read/write --
     py::module_ zarr = m.def_submodule("zarr", "Zarr v2 directory stores, as nt::zarr");
     py::class_<nt::zarr::array>(zarr, "Array")

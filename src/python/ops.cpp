@@ -9,6 +9,8 @@
 
 #include "binding.hpp"
 #include "nt/linalg.hpp"
+#include "nt/segmentation.hpp"
+#include "nt/sort.hpp"
 #include "nt/statistics.hpp"
 #include "nt/structure.hpp"
 
@@ -402,6 +404,53 @@ void bind_ops(py::module_& m, tensor_class& tensor) {
         for (const auto& t : ts) ptrs.push_back(&t.base());
         return released([&] { return any_tensor(nt::detail::einsum(subscripts, ptrs)); });
     }, py::arg("subscripts"));
+
+    // --- sorting and segmentation helpers (nt/sort.hpp, nt/segmentation.hpp) -------
+    m.def("sort", [](const py::object& t, const py::object& axis) {
+        const any_tensor x = to_tensor(t);
+        const auto a = to_axis(axis);
+        return released([&] { return nt::sort(x, a); });
+    }, py::arg("t"), py::arg("axis") = -1);
+    m.def("argsort", [](const py::object& t, const py::object& axis) {
+        const any_tensor x = to_tensor(t);
+        const auto a = to_axis(axis);
+        return released([&] { return any_tensor(nt::argsort(x, a)); });
+    }, py::arg("t"), py::arg("axis") = -1);
+    // (values, indices), as torch.topk.
+    m.def("topk", [](const py::object& t, std::int64_t k, const py::object& axis) {
+        const any_tensor x = to_tensor(t);
+        const auto a = to_axis(axis);
+        auto r = released([&] { return nt::topk(x, k, a); });
+        return py::make_tuple(r.values, any_tensor(r.indices));
+    }, py::arg("t"), py::arg("k"), py::arg("axis") = -1);
+    m.def("unique", [](const py::object& t) {
+        const any_tensor x = to_tensor(t);
+        return released([&] { return nt::unique(x); });
+    }, py::arg("t"));
+    m.def("unique_counts", [](const py::object& t) {
+        const any_tensor x = to_tensor(t);
+        auto r = released([&] { return nt::unique_counts(x); });
+        return py::make_tuple(r.values, any_tensor(r.counts));
+    }, py::arg("t"));
+    m.def("one_hot", [](const py::object& labels, std::int64_t classes, std::int64_t pos, const py::object& name,
+                        const py::object& dtype) {
+        const any_tensor x = to_tensor(labels);
+        const auto n = opt_name(name);
+        const auto d = dtype_from_numpy(py::dtype::from_args(dtype));
+        return released([&] { return nt::one_hot(x, classes, pos, n, d); });
+    }, py::arg("labels"), py::arg("classes"), py::arg("pos"), py::arg("name") = py::none(), py::arg("dtype") = "int64");
+    m.def("bincount", [](const py::object& t, const py::object& weights, std::int64_t minlength) {
+        const any_tensor x = to_tensor(t);
+        if (weights.is_none()) return released([&] { return any_tensor(nt::bincount(x, minlength)); });
+        const any_tensor w = to_tensor(weights);
+        return released([&] { return any_tensor(nt::bincount(x, w, minlength)); });
+    }, py::arg("t"), py::arg("weights") = py::none(), py::arg("minlength") = 0);
+    // (counts, edges), as np.histogram(x, bins, range=(lo, hi)).
+    m.def("histogram", [](const py::object& t, std::int64_t bins, double lo, double hi) {
+        const any_tensor x = to_tensor(t);
+        auto r = released([&] { return nt::histogram(x, bins, lo, hi); });
+        return py::make_tuple(any_tensor(r.counts), any_tensor(r.edges));
+    }, py::arg("t"), py::arg("bins"), py::arg("lo"), py::arg("hi"));
 }
 
 }  // namespace ntpy

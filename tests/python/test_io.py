@@ -72,3 +72,19 @@ def test_creation():
     assert z.names == ("A", "B") and z.dtype == np.int16 and not np.asarray(z).any()
     np.testing.assert_array_equal(np.asarray(nt.arange(2, 10, 3)), np.arange(2, 10, 3))
     np.testing.assert_array_equal(np.asarray(nt.full((2,), 7.5)), np.full((2,), 7.5, np.float32))
+
+
+def test_npz_and_map_npy(tmp_path):
+    a, b = np.arange(6, dtype=np.int32).reshape(2, 3), np.random.default_rng(5).random(4)
+    nt.save_npz(str(tmp_path / "z.npz"), {"a": a, "b": nt.asarray(b)}, compressed=True)
+    with np.load(tmp_path / "z.npz") as z:
+        np.testing.assert_array_equal(z["a"], a)
+        np.testing.assert_array_equal(z["b"], b)
+    np.savez(tmp_path / "w.npz", x=a)
+    np.testing.assert_array_equal(np.asarray(nt.load_npz(str(tmp_path / "w.npz"))["x"]), a)
+    np.save(tmp_path / "m.npy", a)
+    m = nt.map_npy(str(tmp_path / "m.npy"), "r+", names=("H", "W"))
+    m[0, 0] = 42
+    del m
+    assert np.load(tmp_path / "m.npy")[0, 0] == 42
+    assert not nt.map_npy(str(tmp_path / "m.npy")).writeable

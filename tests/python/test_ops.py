@@ -2,6 +2,7 @@
 Python module, against NumPy computing the same expression in the test."""
 import numpy as np
 import pytest
+import torch
 
 import ntensor as nt
 
@@ -172,3 +173,27 @@ def test_errors_name_the_problem():
         t[..., ...]
     with pytest.raises(nt.Error):
         nt.pad(t, {"H": 1}, mode="mirror")
+
+
+def test_sorting_and_segmentation_helpers():
+    a = RNG.integers(0, 5, (4, 6))
+    t = nt.asarray(a, names=("H", "W"))
+    np.testing.assert_array_equal(np.asarray(nt.sort(t, "W")), np.sort(a, axis=1))
+    np.testing.assert_array_equal(np.asarray(nt.sort(nt.asarray(X), 0)), np.sort(X, axis=0))
+    np.testing.assert_array_equal(np.asarray(nt.argsort(nt.asarray(X[0]), -1)), np.argsort(X[0], axis=-1, kind="stable"))
+    values, indices = nt.topk(nt.asarray(X[0]), 2)
+    want = torch.topk(torch.tensor(X[0]), 2)
+    np.testing.assert_array_equal(np.asarray(values), want.values.numpy())
+    np.testing.assert_array_equal(np.asarray(indices), want.indices.numpy())
+    u, c = nt.unique_counts(t)
+    wu, wc = np.unique(a, return_counts=True)
+    np.testing.assert_array_equal(np.asarray(u), wu)
+    np.testing.assert_array_equal(np.asarray(c), wc)
+    oh = nt.one_hot(t, 5, 0, name="CLASS", dtype="uint8")
+    assert oh.names == ("CLASS", "H", "W") and oh.dtype == np.uint8
+    np.testing.assert_array_equal(np.asarray(oh), np.moveaxis(np.eye(5, dtype=np.uint8)[a], -1, 0))
+    np.testing.assert_array_equal(np.asarray(nt.bincount(a.ravel(), minlength=7)), np.bincount(a.ravel(), minlength=7))
+    counts, edges = nt.histogram(X, 4, 0.0, 1.2)
+    wcounts, wedges = np.histogram(X, 4, range=(0.0, 1.2))
+    np.testing.assert_array_equal(np.asarray(counts), wcounts)
+    np.testing.assert_allclose(np.asarray(edges), wedges)
