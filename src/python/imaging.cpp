@@ -222,6 +222,70 @@ void bind_imaging(py::module_& m, tensor_class&) {
         });
     }, py::arg("mask"), py::arg("axes"), py::arg("spacing") = py::none());
 
+    m.def("conv_transpose", [](const py::object& x, const py::object& w, const py::object& axes, const py::object& stride,
+                               const py::object& dilation, const py::object& padding, const py::object& output_padding,
+                               const py::object& bias) {
+        const any_tensor tx = to_tensor(x), tw = to_tensor(w);
+        const auto ax = to_axes(axes);
+        nt::conv_transpose_options o;
+        o.stride = to_dims(stride);
+        o.dilation = to_dims(dilation);
+        o.padding = to_dims(padding);
+        o.output_padding = to_dims(output_padding);
+        if (!bias.is_none()) o.bias = to_tensor(bias);
+        return released([&] { return nt::conv_transpose(tx, tw, nt::axes_arg(ax), o); });
+    }, py::arg("x"), py::arg("w"), py::arg("axes"), py::arg("stride") = py::none(), py::arg("dilation") = py::none(),
+       py::arg("padding") = py::none(), py::arg("output_padding") = py::none(), py::arg("bias") = py::none());
+    // (max, indices) as torch's return_indices (flat indices within each plane).
+    m.def("max_pool_with_indices", [](const py::object& x, const py::object& axes, const py::object& sizes,
+                                      const py::object& stride, const py::object& padding, const py::object& dilation,
+                                      bool ceil_mode) {
+        const any_tensor tx = to_tensor(x);
+        const auto ax = to_axes(axes);
+        const auto sz = to_ints(sizes);
+        const auto st = stride.is_none() ? std::vector<std::int64_t>{} : to_ints(stride);
+        const auto pd = padding.is_none() ? std::vector<std::int64_t>{} : to_ints(padding);
+        const auto dl = dilation.is_none() ? std::vector<std::int64_t>{} : to_ints(dilation);
+        nt::pool_options o{nt::shape_arg(st), nt::shape_arg(pd), nt::shape_arg(dl), ceil_mode, true};
+        auto [mx, where] = released([&] { return nt::max_pool_with_indices(tx, nt::axes_arg(ax), nt::shape_arg(sz), o); });
+        return py::make_tuple(mx, any_tensor(where));
+    }, py::arg("x"), py::arg("axes"), py::arg("sizes"), py::arg("stride") = py::none(), py::arg("padding") = py::none(),
+       py::arg("dilation") = py::none(), py::arg("ceil_mode") = false);
+    m.def("center_of_mass", [](const py::object& values, const py::object& labels, const py::object& axes) {
+        const any_tensor v = to_tensor(values), l = to_tensor(labels);
+        const auto ax = to_axes(axes);
+        return released([&] { return any_tensor(nt::center_of_mass(v, l, nt::axes_arg(ax))); });
+    }, py::arg("values"), py::arg("labels"), py::arg("axes"));
+    // A list with, per label 1..max, None or a tuple of slices (scipy's find_objects).
+    m.def("find_objects", [](const py::object& labels, const py::object& axes) {
+        const any_tensor l = to_tensor(labels);
+        const auto ax = to_axes(axes);
+        const auto boxes = released([&] { return nt::find_objects(l, nt::axes_arg(ax)); });
+        py::list out;
+        for (const auto& b : boxes) {
+            if (!b) {
+                out.append(py::none());
+                continue;
+            }
+            py::tuple t(b->begin.size());
+            for (std::size_t i = 0; i < b->begin.size(); ++i) t[i] = py::module_::import("builtins").attr("slice")(b->begin[i], b->end[i]);
+            out.append(t);
+        }
+        return out;
+    }, py::arg("labels"), py::arg("axes"));
+    m.def("region_stats", [](const py::object& values, const py::object& labels, const py::object& axes) {
+        const any_tensor v = to_tensor(values), l = to_tensor(labels);
+        const auto ax = to_axes(axes);
+        auto r = released([&] { return nt::region_stats(v, l, nt::axes_arg(ax)); });
+        py::dict out;
+        out["count"] = any_tensor(r.count);
+        out["sum"] = any_tensor(r.sum);
+        out["mean"] = any_tensor(r.mean);
+        out["min"] = any_tensor(r.min);
+        out["max"] = any_tensor(r.max);
+        return out;
+    }, py::arg("values"), py::arg("labels"), py::arg("axes"));
+
     // --- sliding-window inference: the predictor is a Python callable taking the
     // windows (a Tensor with a leading window axis); it runs with the GIL held.
     m.def("sliding_window", [](const py::object& x, const py::object& axes, const py::object& roi, py::function predictor,

@@ -84,3 +84,29 @@ def test_imaging_errors():
     assert "Q" in str(e.value)
     with pytest.raises(nt.Error):
         nt.resize(nt.asarray(IMG, names=NAMES), {"H": 4}, mode="bilinear")
+
+
+def test_conv_transpose_and_pool_indices_match_torch():
+    w = RNG.random((3, 2, 3, 3))          # C_in C_out KH KW (torch's layout)
+    got = nt.conv_transpose(nt.asarray(IMG, names=NAMES), nt.asarray(w, names=("C", "O", "H", "W")), ("H", "W"),
+                            stride=2, padding=1, output_padding=1)
+    want = torch.nn.functional.conv_transpose2d(torch.tensor(IMG), torch.tensor(w), stride=2, padding=1, output_padding=1)
+    np.testing.assert_allclose(np.asarray(got), want.numpy(), rtol=1e-10)
+    m, where = nt.max_pool_with_indices(nt.asarray(IMG, names=NAMES), ("H", "W"), (2, 2))
+    wm, wi = torch.nn.functional.max_pool2d(torch.tensor(IMG), 2, return_indices=True)
+    np.testing.assert_array_equal(np.asarray(m), wm.numpy())
+    np.testing.assert_array_equal(np.asarray(where), wi.numpy())
+
+
+def test_objects_match_scipy():
+    mask = RNG.random((14, 12)) > 0.6
+    labels, count = ndimage.label(mask)
+    values = RNG.random((14, 12))
+    tl = nt.asarray(labels.astype(np.int32), names=("H", "W"))
+    np.testing.assert_allclose(np.asarray(nt.center_of_mass(nt.asarray(values, names=("H", "W")), tl, ("H", "W"))),
+                               np.array(ndimage.center_of_mass(values, labels, range(1, count + 1))), rtol=1e-12)
+    assert nt.find_objects(tl, ("H", "W")) == ndimage.find_objects(labels)
+    stats = nt.region_stats(nt.asarray(values, names=("H", "W")), tl, ("H", "W"))
+    idx = range(1, count + 1)
+    np.testing.assert_allclose(np.asarray(stats["mean"])[-count:], ndimage.mean(values, labels, idx))
+    np.testing.assert_allclose(np.asarray(stats["max"])[-count:], ndimage.maximum(values, labels, idx))
