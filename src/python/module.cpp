@@ -244,6 +244,18 @@ PYBIND11_MODULE(_ntensor, m) {
                  return s.substr(0, s.size() - 1) + ", names=" + nt::names_string(t.spec()) + ")";
              })
         .def("numpy", [](py::object self) { return py::array(py::buffer(self)); })
+        // The one element as a Python number (NumPy's item()).
+        .def("item", [](py::object self) {
+            const auto& t = self.cast<const any_tensor&>();
+            if (t.size() != 1)
+                nt::throw_error(nt::errc::invalid_argument,
+                                "item: the tensor " + nt::to_string(t.spec()) + " has " + std::to_string(t.size()) +
+                                    " elements, not 1; index or reduce it first");
+            return py::array(py::buffer(self)).attr("item")();
+        })
+        .def("__float__", [](py::object self) { return self.attr("item")().cast<double>(); })
+        .def("__int__", [](py::object self) { return py::int_(self.attr("item")()); })
+        .def("__bool__", [](py::object self) { return py::bool_(self.attr("item")()); })
         .def("clone", [](const any_tensor& t) { return released([&] { return t.clone(); }); })
         .def("contiguous", [](const any_tensor& t) { return released([&] { return t.contiguous(); }); })
         .def("astype",

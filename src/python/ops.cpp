@@ -9,6 +9,7 @@
 
 #include "binding.hpp"
 #include "nt/linalg.hpp"
+#include "nt/rearrange.hpp"
 #include "nt/segmentation.hpp"
 #include "nt/sort.hpp"
 #include "nt/statistics.hpp"
@@ -451,6 +452,24 @@ void bind_ops(py::module_& m, tensor_class& tensor) {
         auto r = released([&] { return nt::histogram(x, bins, lo, hi); });
         return py::make_tuple(any_tensor(r.counts), any_tensor(r.edges));
     }, py::arg("t"), py::arg("bins"), py::arg("lo"), py::arg("hi"));
+
+    // --- einops patterns (nt/rearrange.hpp): rearrange(t, "N C (H h) W -> N C H W h", h=2)
+    m.def("rearrange", [](const py::object& t, const std::string& pattern, const py::kwargs& sizes) {
+        const any_tensor x = to_tensor(t);
+        std::vector<std::string> keys;
+        std::vector<std::int64_t> values;
+        for (auto [k, v] : sizes) {
+            keys.push_back(k.cast<std::string>());
+            values.push_back(v.cast<std::int64_t>());
+        }
+        std::vector<nt::axis_size> sz;
+        for (std::size_t i = 0; i < keys.size(); ++i) sz.push_back({keys[i], values[i]});
+        return released([&] {
+            const auto& plan = nt::detail::plan_pattern(nt::detail::pattern_kind::rearrange, pattern, x.shape(),
+                                                        x.names(), sz, "rearrange");
+            return any_tensor(nt::detail::apply_arrangement(nt::detail::split_elementary(x.base(), plan), plan));
+        });
+    }, py::arg("t"), py::arg("pattern"));
 }
 
 }  // namespace ntpy

@@ -197,3 +197,15 @@ def test_sorting_and_segmentation_helpers():
     wcounts, wedges = np.histogram(X, 4, range=(0.0, 1.2))
     np.testing.assert_array_equal(np.asarray(counts), wcounts)
     np.testing.assert_allclose(np.asarray(edges), wedges)
+
+
+def test_rearrange_and_item():
+    x = RNG.random((2, 3, 4, 6))
+    t = nt.asarray(x, names=("N", "C", "H", "W"))
+    got = nt.rearrange(t, "N C H (W w) -> N (C w) H W", w=2)
+    want = x.reshape(2, 3, 4, 3, 2).transpose(0, 1, 4, 2, 3).reshape(2, 6, 4, 3)
+    np.testing.assert_array_equal(np.asarray(got), want)
+    assert float(nt.sum(t)) == pytest.approx(x.sum())
+    assert nt.max(t).item() == x.max()
+    with pytest.raises(nt.Error):
+        t.item()
