@@ -40,7 +40,7 @@ def test_python_threads_run_while_ntensor_computes():
         sys.setswitchinterval(old)
     assert elapsed > 0.05, "the call is too short to tell"
     # With the GIL held the counting thread would stand still for the whole call.
-    assert during > 0.2 * rate * elapsed, f"counted {during} in {elapsed:.3f} s; free rate {rate:.0f}/s"
+    assert during > 0.1 * rate * elapsed, f"counted {during} in {elapsed:.3f} s; free rate {rate:.0f}/s"
 
 
 def test_ntensor_calls_from_several_threads_agree_with_numpy():
