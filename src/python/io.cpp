@@ -144,6 +144,35 @@ void bind_io(py::module_& m, tensor_class&) {
     }, py::arg("path"), py::arg("dtype"), py::arg("shape"), py::arg("chunks"), py::arg("names") = py::none(),
        py::arg("compressor") = "blosc", py::arg("level") = -1, py::arg("overwrite") = false);
 
+    // OME-Zarr: the image as a simple object with its levels (finest first).
+    py::class_<nt::zarr::ome_level>(zarr, "OmeLevel")
+        .def_readonly("path", &nt::zarr::ome_level::path)
+        .def_readonly("scale", &nt::zarr::ome_level::scale)
+        .def_readonly("translation", &nt::zarr::ome_level::translation)
+        .def_readonly("data", &nt::zarr::ome_level::data);
+    py::class_<nt::zarr::ome_image>(zarr, "OmeImage")
+        .def_readonly("name", &nt::zarr::ome_image::name)
+        .def_property_readonly("axes", [](const nt::zarr::ome_image& im) {
+            py::list out;
+            for (const auto& a : im.axes) out.append(py::make_tuple(a.name, a.type, a.unit));
+            return out;
+        })
+        .def_readonly("levels", &nt::zarr::ome_image::levels);
+    zarr.def("open_ome", [](const std::string& path) { return released([&] { return nt::zarr::open_ome(path); }); },
+             py::arg("path"));
+    zarr.def("write_ome", [](const std::string& path, const py::object& t, const py::object& scale,
+                             const py::object& chunks, const std::string& name, bool overwrite) {
+        const any_tensor x = to_tensor(t);
+        nt::zarr::ome_options o;
+        if (!scale.is_none()) o.scale = scale.cast<std::vector<double>>();
+        if (!chunks.is_none()) o.chunks = to_ints(chunks);
+        o.name = name;
+        o.overwrite = overwrite;
+        return released([&] { return nt::zarr::write_ome(path, x, o); });
+    }, py::arg("path"), py::arg("t"), py::arg("scale") = py::none(), py::arg("chunks") = py::none(),
+       py::arg("name") = "", py::arg("overwrite") = false);
+    zarr.def("validate_ome", &nt::zarr::validate_ome, py::arg("path"));
+
     // --- the matcher on specs alone: specs as "(2,3 | N,C)" strings ----------------
     py::class_<nt::plan>(m, "Plan")
         .def_property_readonly("output", [](const nt::plan& p) { return nt::to_string(p.output); })

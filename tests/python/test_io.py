@@ -88,3 +88,16 @@ def test_npz_and_map_npy(tmp_path):
     del m
     assert np.load(tmp_path / "m.npy")[0, 0] == 42
     assert not nt.map_npy(str(tmp_path / "m.npy")).writeable
+
+
+def test_ome_zarr_pyramid_read_by_zarr_python(tmp_path):
+    a = np.random.default_rng(6).random((2, 40, 36)).astype(np.float32)
+    img = nt.zarr.write_ome(str(tmp_path / "img.zarr"), nt.asarray(a, names=("c", "y", "x")), chunks=(1, 16, 16))
+    assert nt.zarr.validate_ome(str(tmp_path / "img.zarr")) == []
+    assert [ax[0] for ax in img.axes] == ["c", "y", "x"]
+    levels = nt.zarr.open_ome(str(tmp_path / "img.zarr")).levels
+    assert len(levels) >= 2
+    np.testing.assert_array_equal(zarr.open(str(tmp_path / "img.zarr" / levels[0].path), mode="r")[...], a)
+    half = a.reshape(2, 20, 2, 18, 2).mean(axis=(2, 4))
+    np.testing.assert_allclose(np.asarray(levels[1].data.read()), half, rtol=1e-6)
+    assert levels[1].scale == [1.0, 2.0, 2.0]
