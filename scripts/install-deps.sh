@@ -7,7 +7,8 @@ set -euo pipefail
 
 packages=(g++ clang-14 cmake ninja-build libboost-dev librange-v3-dev catch2 nlohmann-json3-dev libbenchmark-dev python3-numpy zlib1g-dev libopenblas-dev libhwy-dev
           libzstd-dev libblosc-dev python3-zarr python3-numcodecs python3-xarray python3-dask python3-distributed
-          python3-torch python3-scipy python3-skimage)
+          python3-torch python3-scipy python3-skimage
+          pybind11-dev python3-pybind11 python3-dev python3-pytest)
 if [ "${1:-}" = "--peers" ]; then
     packages+=(libxtensor-dev libxsimd-dev libeigen3-dev libtorch-dev)
 fi

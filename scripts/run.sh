@@ -21,3 +21,12 @@ echo "== ntensor plan examples/specs/segmentation_pipeline.json"
 "$build/src/ntensor" plan examples/specs/segmentation_pipeline.json
 
 scripts/run_examples.sh "$build"
+
+# The Python module (built above when pybind11 is there): installed into Debian's
+# interpreter's site-packages, then a short example.
+if ls "$build"/src/python/package/ntensor/_ntensor*.so >/dev/null 2>&1; then
+    echo
+    echo "== Python: cmake --install (component python), examples/python/first_look.py"
+    cmake --install "$build" --component python
+    /usr/bin/python3 examples/python/first_look.py
+fi

@@ -1,0 +1,160 @@
+// src/python/autograd.cpp: gradients (autograd.md) from Python: t.with_grad(),
+// y.backward(), t.grad, nt.no_grad() as a context manager, the learning layers and
+// losses (nt/learning.hpp), the optimisers sgd/adam/adamw (nt/optim.hpp).
+#include <memory>
+
+#include "binding.hpp"
+#include "nt/autograd.hpp"
+#include "nt/learning.hpp"
+#include "nt/optim.hpp"
+
+namespace ntpy {
+
+namespace {
+
+// The type a layer computes in (nt::detail::learning_t at run time): floating types
+// stay, bool and 8-bit integers go to f16, 16-bit to f32, wider to f64 (nt::exp's).
+nt::dtype learning_type(nt::dtype d) {
+    using nt::dtype;
+    switch (d) {
+        case dtype::f16: case dtype::f32: case dtype::f64: return d;
+        case dtype::b8: case dtype::i8: case dtype::u8: return dtype::f16;
+        case dtype::i16: case dtype::u16: return dtype::f32;
+        default: return dtype::f64;
+    }
+}
+
+nt::detail::tensor_base as_type(const any_tensor& t, nt::dtype d) {
+    return t.dtype() == d ? t.base() : t.astype(d).base();
+}
+
+nt::detail::tensor_base as_learning(const any_tensor& t) { return as_type(t, learning_type(t.dtype())); }
+
+// The torch-style context manager over nt::no_grad (a guard of the calling thread).
+struct no_grad_context {
+    std::unique_ptr<nt::no_grad> guard;
+};
+
+template <class Opt>
+py::class_<Opt> bind_optimizer(py::module_& m, const char* name) {
+    return py::class_<Opt>(m, name)
+        .def("step", [](Opt& o) { released([&] { o.step(); }); })
+        .def("zero_grad", [](const Opt& o) { o.zero_grad(); })
+        .def("set_lr", &Opt::set_lr, py::arg("lr"))
+        .def_property_readonly("params", [](const Opt& o) { return o.params(); });
+}
+
+}  // namespace
+
+void bind_autograd(py::module_& m, tensor_class& tensor) {
+    tensor
+        .def("with_grad", [](any_tensor& t) { return t.with_grad(); })
+        .def_property_readonly("requires_grad", [](const any_tensor& t) { return t.requires_grad(); })
+        .def("backward", [](const any_tensor& t, const py::object& seed, bool retain_graph) {
+            nt::backward_options o;
+            o.retain_graph = retain_graph;
+            if (seed.is_none()) return released([&] { t.backward(o); });
+            const any_tensor s = to_tensor(seed);
+            released([&] { t.backward(s, o); });
+        }, py::arg("seed") = py::none(), py::arg("retain_graph") = false)
+        // None before a backward pass has reached it, as torch's .grad.
+        .def_property_readonly("grad", [](const any_tensor& t) -> py::object {
+            if (!t.has_grad()) return py::none();
+            return py::cast(t.grad());
+        })
+        .def("has_grad", [](const any_tensor& t) { return t.has_grad(); })
+        .def("zero_grad", [](const any_tensor& t) { t.zero_grad(); })
+        .def("detach", [](const any_tensor& t) { return t.detach(); });
+
+    py::class_<no_grad_context>(m, "no_grad")
+        .def(py::init<>())
+        .def("__enter__", [](no_grad_context& c) { c.guard = std::make_unique<nt::no_grad>(); return &c; },
+             py::return_value_policy::reference)
+        .def("__exit__", [](no_grad_context& c, const py::args&) { c.guard.reset(); return false; });
+
+    using nt::detail::activation;
+    m.def("relu", [](const py::object& t) {
+        const any_tensor x = to_tensor(t);
+        return released([&] { return any_tensor(nt::detail::activate(as_learning(x), activation::relu, 0)); });
+    }, py::arg("t"));
+    m.def("leaky_relu", [](const py::object& t, double slope) {
+        const any_tensor x = to_tensor(t);
+        return released([&] { return any_tensor(nt::detail::activate(as_learning(x), activation::leaky_relu, slope)); });
+    }, py::arg("t"), py::arg("slope") = 0.01);
+    m.def("gelu", [](const py::object& t) {
+        const any_tensor x = to_tensor(t);
+        return released([&] { return any_tensor(nt::detail::activate(as_learning(x), activation::gelu, 0)); });
+    }, py::arg("t"));
+    m.def("softmax", [](const py::object& t, const py::object& axis) {
+        const any_tensor x = to_tensor(t);
+        const auto a = to_axis(axis);
+        return released([&] { return any_tensor(nt::detail::softmax(as_learning(x), a, false)); });
+    }, py::arg("t"), py::arg("axis"));
+    m.def("log_softmax", [](const py::object& t, const py::object& axis) {
+        const any_tensor x = to_tensor(t);
+        const auto a = to_axis(axis);
+        return released([&] { return any_tensor(nt::detail::softmax(as_learning(x), a, true)); });
+    }, py::arg("t"), py::arg("axis"));
+    m.def("logsumexp", [](const py::object& t, const py::object& axes, bool keepdims) {
+        const any_tensor x = to_tensor(t);
+        const bool every = axes.is_none();
+        const auto ax = every ? std::vector<nt::Axis>{} : to_axes(axes);
+        return released([&] {
+            return any_tensor(nt::detail::logsumexp(as_learning(x), nt::axes_arg(ax), every, keepdims));
+        });
+    }, py::arg("t"), py::arg("axes") = py::none(), py::arg("keepdims") = false);
+    auto pointwise = [](const py::object& a, const py::object& b, bool squared) {
+        const any_tensor x = to_tensor(a), y = to_tensor(b);
+        const auto f = learning_type(nt::promote_types(x.dtype(), y.dtype()));
+        return released([&] { return any_tensor(nt::detail::pointwise_loss(as_type(x, f), as_type(y, f), squared)); });
+    };
+    m.def("mse_loss", [pointwise](const py::object& a, const py::object& b) { return pointwise(a, b, true); },
+          py::arg("a"), py::arg("b"));
+    m.def("l1_loss", [pointwise](const py::object& a, const py::object& b) { return pointwise(a, b, false); },
+          py::arg("a"), py::arg("b"));
+    m.def("cross_entropy", [](const py::object& logits, const py::object& labels, const py::object& class_axis,
+                              const py::object& weights, std::optional<std::int64_t> ignore_index) {
+        const any_tensor x = to_tensor(logits), y = to_tensor(labels);
+        const auto a = to_axis(class_axis);
+        std::optional<any_tensor> w;
+        if (!weights.is_none()) w = to_tensor(weights);
+        return released([&] {
+            return any_tensor(nt::detail::cross_entropy(as_learning(x), y.base(), a, w ? &w->base() : nullptr, ignore_index));
+        });
+    }, py::arg("logits"), py::arg("labels"), py::arg("class_axis"), py::arg("weights") = py::none(),
+       py::arg("ignore_index") = py::none());
+    m.def("dice_loss", [](const py::object& probs, const py::object& target, const py::object& class_axis, double eps) {
+        const any_tensor p = to_tensor(probs), t = to_tensor(target);
+        const auto a = to_axis(class_axis);
+        return released([&] { return any_tensor(nt::detail::dice_loss(as_learning(p), t.base(), a, eps)); });
+    }, py::arg("probs"), py::arg("target"), py::arg("class_axis"), py::arg("eps") = 1.0);
+
+    // Optimisers: nt.optim.sgd/adam/adamw, keyword arguments as the C++ options' fields.
+    py::module_ optim = m.def_submodule("optim", "optimisers over tensors marked with_grad, as nt::optim");
+    bind_optimizer<nt::optim::sgd>(optim, "sgd")
+        .def(py::init([](const std::vector<any_tensor>& params, double lr, double momentum, double dampening,
+                         double weight_decay, bool nesterov) {
+                 return std::make_unique<nt::optim::sgd>(
+                     params, nt::optim::sgd_options{lr, momentum, dampening, weight_decay, nesterov});
+             }),
+             py::arg("params"), py::arg("lr"), py::arg("momentum") = 0.0, py::arg("dampening") = 0.0,
+             py::arg("weight_decay") = 0.0, py::arg("nesterov") = false);
+    bind_optimizer<nt::optim::adam>(optim, "adam")
+        .def(py::init([](const std::vector<any_tensor>& params, double lr, std::pair<double, double> betas, double eps,
+                         double weight_decay, bool amsgrad) {
+                 return std::make_unique<nt::optim::adam>(
+                     params, nt::optim::adam_options{lr, betas, eps, weight_decay, amsgrad});
+             }),
+             py::arg("params"), py::arg("lr") = 1e-3, py::arg("betas") = std::pair<double, double>{0.9, 0.999},
+             py::arg("eps") = 1e-8, py::arg("weight_decay") = 0.0, py::arg("amsgrad") = false);
+    bind_optimizer<nt::optim::adamw>(optim, "adamw")
+        .def(py::init([](const std::vector<any_tensor>& params, double lr, std::pair<double, double> betas, double eps,
+                         double weight_decay, bool amsgrad) {
+                 return std::make_unique<nt::optim::adamw>(
+                     params, nt::optim::adamw_options{lr, betas, eps, weight_decay, amsgrad});
+             }),
+             py::arg("params"), py::arg("lr") = 1e-3, py::arg("betas") = std::pair<double, double>{0.9, 0.999},
+             py::arg("eps") = 1e-8, py::arg("weight_decay") = 1e-2, py::arg("amsgrad") = false);
+}
+
+}  // namespace ntpy

@@ -1,0 +1,99 @@
+"""Gradients, learning layers, losses and optimisers from Python, against PyTorch
+computing the same program in the test."""
+import numpy as np
+import pytest
+import torch
+
+import ntensor as nt
+
+RNG = np.random.default_rng(7)
+
+
+def torch_leaf(a):
+    return torch.tensor(a, dtype=torch.float64, requires_grad=True)
+
+
+def test_backward_of_a_named_program_matches_torch():
+    x, w = RNG.random((4, 3)), RNG.random((3,))
+    tx = nt.asarray(x.copy(), names=("N", "C")).with_grad()
+    tw = nt.asarray(w.copy(), names=("C",)).with_grad()
+    assert tx.requires_grad and tx.grad is None
+    y = nt.sum(nt.exp(tx * tw) / (1.0 + tx * tx))
+    y.backward()
+    px, pw = torch_leaf(x), torch_leaf(w)
+    torch.sum(torch.exp(px * pw) / (1.0 + px * px)).backward()
+    np.testing.assert_allclose(np.asarray(tx.grad), px.grad.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(tw.grad), pw.grad.numpy(), rtol=1e-12)
+    assert tw.grad.names == ("C",)
+
+
+def test_no_grad_context_manager():
+    t = nt.asarray(RNG.random(3)).with_grad()
+    with nt.no_grad():
+        assert not (t * 2).requires_grad
+    assert (t * 2).requires_grad
+
+
+@pytest.mark.parametrize("name", ["relu", "gelu", "leaky_relu", "softmax", "log_softmax"])
+def test_layers_forward_and_backward(name):
+    x = RNG.standard_normal((2, 5))
+    t = nt.asarray(x.copy(), names=("N", "CLASS")).with_grad()
+    p = torch_leaf(x)
+    F = torch.nn.functional
+    if name in ("softmax", "log_softmax"):
+        got, want = getattr(nt, name)(t, "CLASS"), getattr(F, name)(p, dim=1)
+    else:
+        got, want = getattr(nt, name)(t), getattr(F, name)(p)
+    np.testing.assert_allclose(np.asarray(got), want.detach().numpy(), rtol=1e-10, atol=1e-14)
+    nt.sum(got * got).backward()
+    torch.sum(want * want).backward()
+    np.testing.assert_allclose(np.asarray(t.grad), p.grad.numpy(), rtol=1e-9, atol=1e-14)
+
+
+def test_losses_match_torch():
+    F = torch.nn.functional
+    logits, labels = RNG.standard_normal((4, 3, 5)), RNG.integers(0, 3, (4, 5))
+    t = nt.asarray(logits.copy(), names=("N", "CLASS", "W")).with_grad()
+    p = torch_leaf(logits)
+    loss = nt.cross_entropy(t, nt.asarray(labels, names=("N", "W")), "CLASS")
+    want = F.cross_entropy(p, torch.tensor(labels))
+    np.testing.assert_allclose(float(np.asarray(loss)), want.item(), rtol=1e-12)
+    loss.backward()
+    want.backward()
+    np.testing.assert_allclose(np.asarray(t.grad), p.grad.numpy(), rtol=1e-10, atol=1e-15)
+    a, b = RNG.random((3, 4)), RNG.random((3, 4))
+    np.testing.assert_allclose(float(np.asarray(nt.mse_loss(a, b))), F.mse_loss(torch.tensor(a), torch.tensor(b)).item())
+    np.testing.assert_allclose(float(np.asarray(nt.l1_loss(a, b))), F.l1_loss(torch.tensor(a), torch.tensor(b)).item())
+    probs = np.asarray(nt.softmax(nt.asarray(logits, names=("N", "CLASS", "W")), "CLASS"))
+    onehot = np.moveaxis(np.eye(3)[labels], -1, 1)
+    dice = 1 - np.mean((2 * (probs * onehot).sum((0, 2)) + 1) / (probs.sum((0, 2)) + onehot.sum((0, 2)) + 1))
+    got = nt.dice_loss(nt.asarray(probs, names=("N", "CLASS", "W")), nt.asarray(labels, names=("N", "W")), "CLASS")
+    np.testing.assert_allclose(float(np.asarray(got)), dice, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["sgd", "adam", "adamw"])
+def test_optimisers_match_torch(name):
+    x, target = RNG.random((5, 3)), RNG.random(5)
+    w0 = RNG.random(3)
+    w = nt.asarray(w0.copy(), names=("C",)).with_grad()
+    pw = torch_leaf(w0)
+    kw = {"lr": 0.1, "momentum": 0.9} if name == "sgd" else {"lr": 0.05}
+    opt = getattr(nt.optim, name)([w], **kw)
+    popt = {"sgd": torch.optim.SGD, "adam": torch.optim.Adam, "adamw": torch.optim.AdamW}[name]([pw], **kw)
+    tx, px = nt.asarray(x, names=("N", "C")), torch.tensor(x)
+    for _ in range(4):
+        opt.zero_grad()
+        nt.mse_loss(nt.sum(tx * w, "C"), nt.asarray(target, names=("N",))).backward()
+        opt.step()
+        popt.zero_grad()
+        torch.nn.functional.mse_loss((px * pw).sum(1), torch.tensor(target)).backward()
+        popt.step()
+    np.testing.assert_allclose(np.asarray(w), pw.detach().numpy(), rtol=1e-10)
+
+
+def test_gradient_errors():
+    with pytest.raises(nt.Error) as e:
+        nt.asarray(np.arange(3)).with_grad()
+    assert e.value.code == "invalid_argument"
+    with pytest.raises(nt.Error):
+        (nt.asarray(np.ones(3)).with_grad() * 2).backward()   # more than one element
