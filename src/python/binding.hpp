@@ -51,6 +51,8 @@ nt::any_scalar to_scalar(const py::handle& h);
 std::vector<nt::Axis> to_axes(const py::handle& h);
 nt::Axis to_axis(const py::handle& h);
 std::vector<std::int64_t> to_ints(const py::handle& h);
+/// nt::pad_mode from its spelling ("constant", "edge", "reflect", "symmetric", "wrap").
+nt::pad_mode pad_mode_from(const std::string& s);
 /// a op b with b a tensor, an array or a number (reflected: b op a).
 py::object binary(nt::detail::binary_op op, const char* name, const any_tensor& a, const py::handle& b,
                   bool reflected);

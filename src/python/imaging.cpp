@@ -72,23 +72,20 @@ std::vector<double> to_doubles(const py::object& o) {
 void bind_imaging(py::module_& m, tensor_class&) {
     m.def("conv", [](const py::object& x, const py::object& w, const py::object& axes, const py::object& stride,
                      const py::object& dilation, const py::object& padding, const std::string& pad_mode,
-                     const py::object& bias) {
+                     const py::object& bias, const py::object& keep) {
         const any_tensor tx = to_tensor(x), tw = to_tensor(w);
         const auto ax = to_axes(axes);
         nt::conv_options o;
         o.stride = to_dims(stride);
         o.dilation = to_dims(dilation);
         o.padding = to_padding(padding);
-        static const std::map<std::string, nt::pad_mode> modes{{"constant", nt::pad_mode::constant}, {"edge", nt::pad_mode::edge},
-                                                               {"reflect", nt::pad_mode::reflect}, {"wrap", nt::pad_mode::wrap},
-                                                               {"symmetric", nt::pad_mode::symmetric}};
-        if (!modes.count(pad_mode))
-            nt::throw_error(nt::errc::invalid_argument, "conv: pad_mode '" + pad_mode + "' is not constant, edge, reflect, symmetric or wrap");
-        o.pad_mode = modes.at(pad_mode);
+        o.pad_mode = pad_mode_from(pad_mode);
+        if (!keep.is_none()) o.keep = to_axes(keep);
         if (!bias.is_none()) o.bias = to_tensor(bias);
         return released([&] { return nt::conv(tx, tw, nt::axes_arg(ax), o); });
     }, py::arg("x"), py::arg("w"), py::arg("axes"), py::arg("stride") = py::none(), py::arg("dilation") = py::none(),
-       py::arg("padding") = 0, py::arg("pad_mode") = "constant", py::arg("bias") = py::none());
+       py::arg("padding") = 0, py::arg("pad_mode") = "constant", py::arg("bias") = py::none(),
+       py::arg("keep") = py::none());
     m.def("correlate", [](const py::object& x, const py::object& k, const py::object& axes, const std::string& mode, double cval) {
         const any_tensor tx = to_tensor(x), tk = to_tensor(k);
         const auto ax = to_axes(axes);
@@ -111,7 +108,8 @@ void bind_imaging(py::module_& m, tensor_class&) {
         const auto st = stride.is_none() ? std::vector<std::int64_t>{} : to_ints(stride);
         const auto pd = padding.is_none() ? std::vector<std::int64_t>{} : to_ints(padding);
         const auto dl = dilation.is_none() ? std::vector<std::int64_t>{} : to_ints(dilation);
-        nt::pool_options o{nt::shape_arg(st), nt::shape_arg(pd), nt::shape_arg(dl), ceil_mode, count_include_pad};
+        nt::pool_options o{nt::dims(st.begin(), st.end()), nt::dims(pd.begin(), pd.end()), nt::dims(dl.begin(), dl.end()),
+                           ceil_mode, count_include_pad};
         return released([&] {
             return max ? nt::max_pool(tx, nt::axes_arg(ax), nt::shape_arg(sz), o)
                        : nt::avg_pool(tx, nt::axes_arg(ax), nt::shape_arg(sz), o);
@@ -224,7 +222,7 @@ void bind_imaging(py::module_& m, tensor_class&) {
 
     m.def("conv_transpose", [](const py::object& x, const py::object& w, const py::object& axes, const py::object& stride,
                                const py::object& dilation, const py::object& padding, const py::object& output_padding,
-                               const py::object& bias) {
+                               const py::object& bias, const py::object& keep) {
         const any_tensor tx = to_tensor(x), tw = to_tensor(w);
         const auto ax = to_axes(axes);
         nt::conv_transpose_options o;
@@ -233,9 +231,11 @@ void bind_imaging(py::module_& m, tensor_class&) {
         o.padding = to_dims(padding);
         o.output_padding = to_dims(output_padding);
         if (!bias.is_none()) o.bias = to_tensor(bias);
+        if (!keep.is_none()) o.keep = to_axes(keep);
         return released([&] { return nt::conv_transpose(tx, tw, nt::axes_arg(ax), o); });
     }, py::arg("x"), py::arg("w"), py::arg("axes"), py::arg("stride") = py::none(), py::arg("dilation") = py::none(),
-       py::arg("padding") = py::none(), py::arg("output_padding") = py::none(), py::arg("bias") = py::none());
+       py::arg("padding") = py::none(), py::arg("output_padding") = py::none(), py::arg("bias") = py::none(),
+       py::arg("keep") = py::none());
     // (max, indices) as torch's return_indices (flat indices within each plane).
     m.def("max_pool_with_indices", [](const py::object& x, const py::object& axes, const py::object& sizes,
                                       const py::object& stride, const py::object& padding, const py::object& dilation,
@@ -246,7 +246,8 @@ void bind_imaging(py::module_& m, tensor_class&) {
         const auto st = stride.is_none() ? std::vector<std::int64_t>{} : to_ints(stride);
         const auto pd = padding.is_none() ? std::vector<std::int64_t>{} : to_ints(padding);
         const auto dl = dilation.is_none() ? std::vector<std::int64_t>{} : to_ints(dilation);
-        nt::pool_options o{nt::shape_arg(st), nt::shape_arg(pd), nt::shape_arg(dl), ceil_mode, true};
+        nt::pool_options o{nt::dims(st.begin(), st.end()), nt::dims(pd.begin(), pd.end()), nt::dims(dl.begin(), dl.end()),
+                           ceil_mode, true};
         auto [mx, where] = released([&] { return nt::max_pool_with_indices(tx, nt::axes_arg(ax), nt::shape_arg(sz), o); });
         return py::make_tuple(mx, any_tensor(where));
     }, py::arg("x"), py::arg("axes"), py::arg("sizes"), py::arg("stride") = py::none(), py::arg("padding") = py::none(),
@@ -289,20 +290,28 @@ void bind_imaging(py::module_& m, tensor_class&) {
     // --- sliding-window inference: the predictor is a Python callable taking the
     // windows (a Tensor with a leading window axis); it runs with the GIL held.
     m.def("sliding_window", [](const py::object& x, const py::object& axes, const py::object& roi, py::function predictor,
-                               double overlap, std::int64_t batch) {
+                               double overlap, std::int64_t batch, const std::string& blend, double sigma_scale,
+                               const std::string& pad_mode, double pad_value) {
         const any_tensor tx = to_tensor(x);
         const auto ax = to_axes(axes);
         const auto r = to_ints(roi);
         nt::sliding_window_options o;
         o.overlap = overlap;
         o.batch = batch;
+        if (blend != "constant" && blend != "gaussian")
+            nt::throw_error(nt::errc::invalid_argument, "sliding_window: blend '" + blend + "' is not constant or gaussian");
+        o.blend = blend == "gaussian" ? nt::blend::gaussian : nt::blend::constant;
+        o.sigma_scale = sigma_scale;
+        o.pad_mode = pad_mode_from(pad_mode);
+        o.pad_value = pad_value;
         auto call = [&predictor](const any_tensor& windows) -> any_tensor {
             py::gil_scoped_acquire gil;
             return to_tensor(predictor(windows));
         };
         return released([&] { return nt::sliding_window(tx, nt::axes_arg(ax), nt::shape_arg(r), call, o); });
     }, py::arg("x"), py::arg("axes"), py::arg("roi"), py::arg("predictor"), py::arg("overlap") = 0.25,
-       py::arg("batch") = 4);
+       py::arg("batch") = 4, py::arg("blend") = "constant", py::arg("sigma_scale") = 0.125,
+       py::arg("pad_mode") = "constant", py::arg("pad_value") = 0.0);
 }
 
 }  // namespace ntpy

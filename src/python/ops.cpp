@@ -47,19 +47,6 @@ py::object statistic(nt::detail::any_statistic which, const any_tensor& t, const
 
 nt::name opt_name(const py::object& n) { return n.is_none() ? nt::name() : nt::name(n.cast<std::string>()); }
 
-nt::pad_mode pad_mode_from(const std::string& s) {
-    static const std::map<std::string, nt::pad_mode> modes{{"constant", nt::pad_mode::constant},
-                                                           {"edge", nt::pad_mode::edge},
-                                                           {"reflect", nt::pad_mode::reflect},
-                                                           {"symmetric", nt::pad_mode::symmetric},
-                                                           {"wrap", nt::pad_mode::wrap}};
-    auto it = modes.find(s);
-    if (it == modes.end())
-        nt::throw_error(nt::errc::invalid_argument,
-                        "pad: unknown mode '" + s + "'; use constant, edge, reflect, symmetric or wrap");
-    return it->second;
-}
-
 // widths: {axis: n} or {axis: (before, after)}.
 any_tensor pad(const any_tensor& t, const py::dict& widths, const std::string& mode, const py::object& value) {
     std::vector<nt::pad_width> w;
@@ -94,6 +81,20 @@ py::list wrap(std::vector<nt::detail::tensor_base>&& parts) {
 }
 
 }  // namespace
+
+nt::pad_mode pad_mode_from(const std::string& s) {
+    static const std::map<std::string, nt::pad_mode> modes{{"constant", nt::pad_mode::constant},
+                                                           {"edge", nt::pad_mode::edge},
+                                                           {"reflect", nt::pad_mode::reflect},
+                                                           {"symmetric", nt::pad_mode::symmetric},
+                                                           {"wrap", nt::pad_mode::wrap}};
+    auto it = modes.find(s);
+    if (it == modes.end())
+        nt::throw_error(nt::errc::invalid_argument,
+                        "unknown pad mode '" + s + "'; use constant, edge, reflect, symmetric or wrap");
+    return it->second;
+}
+
 
 void bind_ops(py::module_& m, tensor_class& tensor) {
     // --- operators ---------------------------------------------------------------

@@ -78,6 +78,28 @@ def test_sliding_window_runs_a_python_predictor():
     np.testing.assert_allclose(np.asarray(got), np.asarray(x) * 2.0, rtol=1e-6)
 
 
+def test_depthwise_conv_keeps_the_channel_axis_as_torch_groups():
+    w = RNG.random((3, 3, 3))             # C KH KW: one kernel per channel
+    got = nt.conv(nt.asarray(IMG, names=NAMES), nt.asarray(w, names=("C", "H", "W")), ("H", "W"),
+                  padding="same", keep=("C",))
+    want = torch.nn.functional.conv2d(torch.tensor(IMG), torch.tensor(w)[:, None], padding="same", groups=3)
+    assert got.names == ("N", "C", "H", "W")
+    np.testing.assert_allclose(np.asarray(got), want.numpy(), rtol=1e-10)
+
+
+def test_sliding_window_blends_and_pads():
+    # A predictor that returns its windows: any blend of overlapping copies of the same
+    # values gives the input back, also where the windows are padded (x smaller than roi).
+    x = nt.asarray(RNG.random((1, 6, 18)), names=("C", "H", "W"))
+    got = nt.sliding_window(x, ("H", "W"), (8, 8), lambda w: w, overlap=0.5, batch=2, blend="gaussian",
+                            sigma_scale=0.25, pad_mode="reflect")
+    np.testing.assert_allclose(np.asarray(got), np.asarray(x), rtol=1e-12)
+    with pytest.raises(nt.Error):
+        nt.sliding_window(x, ("H", "W"), (8, 8), lambda w: w, blend="median")
+    with pytest.raises(nt.Error):
+        nt.sliding_window(x, ("H", "W"), (8, 8), lambda w: w, pad_mode="mean")
+
+
 def test_imaging_errors():
     with pytest.raises(nt.Error) as e:
         nt.gaussian_filter(nt.asarray(IMG, names=NAMES), 1.0, ("H", "Q"))
