@@ -14,6 +14,7 @@
 //     auto per_channel = nt::mean<"H", "W">(out);       // tensor_of<float, "?", "CHANNEL">
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -26,13 +27,8 @@
 #include <utility>
 #include <vector>
 
-#include <boost/hana/equal.hpp>
-#include <boost/hana/for_each.hpp>
-#include <boost/hana/index_if.hpp>
-#include <boost/hana/integral_constant.hpp>
-#include <boost/hana/maximum.hpp>
-#include <boost/hana/tuple.hpp>
-
+#include <boost/hana/basic_tuple.hpp>
+#include <boost/hana/fold_left.hpp>
 #include <boost/hana/type.hpp>
 
 #include "nt/creation.hpp"
@@ -169,12 +165,14 @@ struct name_of_axis {
 
 // --- the solver of docs/matching.md, policy names ------------------------------------
 //
-// The inputs are a Hana sequence: Hana finds the host (index_if of the maximum rank)
-// and walks the specs (for_each) into name tables, and carries the outcome as a
-// hana::type; the per-axis pairing is constexpr loops over those tables. A first
-// version ran the whole rule on Hana sequences of hana::type keys (filter, count,
-// index_if per axis) and cost about three times the compile time per pairing
-// (docs/performance.md); the rule test checks thousands of pairings.
+// The inputs are a Hana sequence of types: one hana::fold_left walks the specs into
+// name tables and finds the host on the way (rule 3), and the outcome is a
+// hana::type; the per-axis pairing is constexpr loops over those tables. Which Hana
+// costs what (docs/performance.md, "Compile cost of <nt/static.hpp>"): a basic_tuple
+// and one fold cost next to nothing per pairing; hana::tuple with maximum, index_if
+// and for_each cost a third of a pairing and of the header's parse more; the whole
+// rule on Hana sequences of hana::type keys (filter, count, index_if per axis) cost
+// three times the compile time per pairing. The rule test checks thousands of pairings.
 // Each axis has a key: its name, or, unnamed, its place counted from the right among
 // the spec's unnamed axes (rule 2, right alignment). Equal keys form one group; the
 // host's keys are the output (rules 3-5).
@@ -182,28 +180,26 @@ struct name_of_axis {
 template <class... Axes>
 struct names_solver {
     static constexpr std::size_t k = sizeof...(Axes);
-    // Rule 3: the host is the first input of the highest rank.
-    static constexpr auto ranks = hana::make_tuple(hana::size_c<Axes::rank>...);
-    static constexpr std::size_t host =
-        std::remove_cvref_t<decltype(*hana::index_if(ranks, hana::equal.to(hana::maximum(ranks))))>::value;
-    static constexpr std::size_t rank = std::remove_cvref_t<decltype(hana::maximum(ranks))>::value;
-    static constexpr std::size_t width = rank + 1;  // room for rank 0
+    static constexpr std::size_t width = (std::max)({std::size_t{0}, Axes::rank...}) + 1;  // room for rank 0
 
+    // The specs' names, and rule 3's host (the first input of the highest rank).
     struct table {
         std::array<std::array<std::string_view, width>, k> names{};
         std::array<std::size_t, k> ranks{};
+        std::size_t count = 0, host = 0;
     };
     static constexpr table make_table() {
-        table t;
-        std::size_t i = 0;
-        hana::for_each(hana::make_tuple(hana::type_c<Axes>...), [&](auto type) {
+        return hana::fold_left(hana::make_basic_tuple(hana::type_c<Axes>...), table{}, [](table t, auto type) {
             const auto& list = names_array<typename decltype(type)::type>::value;
+            const std::size_t i = t.count++;
             t.ranks[i] = list.size();
             for (std::size_t a = 0; a < list.size(); ++a) t.names[i][a] = list[a];
-            ++i;
+            if (t.ranks[i] > t.ranks[t.host]) t.host = i;
+            return t;
         });
-        return t;
     }
+    static constexpr std::size_t host = make_table().host;
+    static constexpr std::size_t rank = width - 1;
     // The unnamed axes after axis a of input i (its key when unnamed).
     static constexpr std::size_t from_right(const table& t, std::size_t i, std::size_t a) {
         std::size_t n = 0;
