@@ -243,3 +243,31 @@ TEST_CASE("clip on tensor_of keeps or solves the names", "[static]") {
     static_assert(std::is_same_v<decltype(b), img_t>);
     CHECK(values<float>(b) == values(nt::clip(ri, nt::Tensor<float>(lo), nt::Tensor<float>(hi))));
 }
+
+TEST_CASE("the per-thread alignment by maps follows changing sizes and layouts", "[static]") {
+    // One plan (names in another order, no row plan), operands whose sizes, strides
+    // and broadcasting change from call to call: each result equals the run-time one.
+    using rc_t = nt::tensor_of<float, "R", "C">;
+    using cr_t = nt::tensor_of<float, "C", "R">;
+    const std::vector<std::array<std::int64_t, 4>> cases = {
+        {4, 8, 8, 4}, {4, 8, 8, 4}, {3, 5, 5, 3}, {3, 5, 1, 3}, {3, 5, 5, 1}, {1, 5, 5, 3}, {3, 5, 5, 3}};
+    for (const auto& c : cases) {
+        const nt::Tensor<float> ra = ramp({c[0], c[1]}, {"R", "C"});
+        const nt::Tensor<float> rb = ramp({c[2], c[3]}, {"C", "R"}, 0.5f);
+        const rc_t a(ra);
+        const cr_t b(rb);
+        INFO(spec_of(a.base()) << " + " << spec_of(b.base()));
+        CHECK(spec_of((a + b).base()) == spec_of((ra + rb).base()));
+        CHECK(values<float>(a + b) == values(ra + rb));
+        // The same sizes through a strided view of a bigger tensor.
+        const nt::Tensor<float> big = ramp({c[0], 2 * c[1]}, {"R", "C"}, 2.f);
+        const rc_t view(big.slice("C", 0, std::nullopt, 2));
+        CHECK(values<float>(view * b) == values(nt::Tensor<float>(view) * rb));
+    }
+    // where by maps, after the binary operations above.
+    const auto img = img_t(ramp({2, 3, 4, 5}, {{}, "CHANNEL", "H", "W"}));
+    const auto wh = nt::tensor_of<float, "W", "H">(ramp({5, 4}, {"W", "H"}, 2.f));
+    const nt::Tensor<float>& ri = img;
+    const nt::Tensor<float> rwh = wh;
+    CHECK(values<float>(nt::where(img > wh, wh, img)) == values(nt::where(ri > rwh, rwh, ri)));
+}
