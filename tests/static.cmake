@@ -31,7 +31,7 @@ if(TARGET test_static AND NOT NTENSOR_SANITIZE)  # compile-time checks: once, in
     target_precompile_headers(test_static_rule REUSE_FROM ntensor_test_pch)
     add_test(NAME "static: rule cases" COMMAND test_static_rule "[rule]")
 
-    foreach(case IN ITEMS no_counterpart positional_names reduce_missing align_missing)
+    foreach(case IN ITEMS no_counterpart positional_names reduce_missing align_missing in_place_grows in_place_names)
         add_library(static_fail_${case} OBJECT EXCLUDE_FROM_ALL ${CMAKE_CURRENT_SOURCE_DIR}/static/fail/${case}.cpp)
         target_link_libraries(static_fail_${case} PRIVATE ntensor::ntensor)
     endforeach()
@@ -39,7 +39,9 @@ if(TARGET test_static AND NOT NTENSOR_SANITIZE)  # compile-time checks: once, in
     set(nt_fail_expect_positional_names "name_mismatch" "{\"C\"}" "{\"H\"}")
     set(nt_fail_expect_reduce_missing "missing_axis" "{\"DEPTH\"}")
     set(nt_fail_expect_align_missing "missing_axis" "{\"CLASS\"}")
-    foreach(case IN ITEMS no_counterpart positional_names reduce_missing align_missing)
+    set(nt_fail_expect_in_place_grows "in_place_grows" "3" "4")
+    set(nt_fail_expect_in_place_names "no_counterpart" "{\"CLASS\"}")
+    foreach(case IN ITEMS no_counterpart positional_names reduce_missing align_missing in_place_grows in_place_names)
         list(JOIN nt_fail_expect_${case} "|" expect)
         add_test(NAME "static: refused ${case}"
                  COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR} -DTARGET=static_fail_${case}

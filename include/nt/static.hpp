@@ -14,6 +14,7 @@
 //     auto per_channel = nt::mean<"H", "W">(out);       // tensor_of<float, "?", "CHANNEL">
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -26,13 +27,8 @@
 #include <utility>
 #include <vector>
 
-#include <boost/hana/equal.hpp>
-#include <boost/hana/for_each.hpp>
-#include <boost/hana/index_if.hpp>
-#include <boost/hana/integral_constant.hpp>
-#include <boost/hana/maximum.hpp>
-#include <boost/hana/tuple.hpp>
-
+#include <boost/hana/basic_tuple.hpp>
+#include <boost/hana/fold_left.hpp>
 #include <boost/hana/type.hpp>
 
 #include "nt/creation.hpp"
@@ -96,6 +92,13 @@ struct missing_axis {
                   "nt::static_error::missing_axis: the tensor_of type has no axis of this name. Fix: name an "
                   "axis of the type (reductions, index, slice, align_to take only names the type carries)");
 };
+template <std::size_t LeftRank, std::size_t RightRank>
+struct in_place_grows {
+    static_assert(LeftRank != LeftRank,
+                  "nt::static_error::in_place_grows: a op= b writes into a, whose type cannot change, and b has a "
+                  "higher rank than a (a op b would have b's type). Fix: write a2 = a op b, or reduce / index b "
+                  "first");
+};
 template <fixed_name Axis>
 struct invalid_name {
     static_assert(static_detail::always_false<Axis>,
@@ -114,8 +117,15 @@ namespace hana = boost::hana;
 template <fixed_name N>
 inline constexpr std::string_view text_of = N.unnamed() ? std::string_view{} : N.view();
 
+// The K-th of a pack of names (not through std::tuple{N...}: a std::tuple type per
+// pack costs each new tensor_of type of a reduction or view its instantiation).
+template <std::size_t K, fixed_name First, fixed_name... Rest>
+constexpr auto name_at_impl() {
+    if constexpr (K == 0) return First;
+    else return name_at_impl<K - 1, Rest...>();
+}
 template <std::size_t K, fixed_name... N>
-inline constexpr auto name_at = std::get<K>(std::tuple{N...});
+inline constexpr auto name_at = name_at_impl<K, N...>();
 
 template <fixed_name N>
 constexpr bool valid_name() {
@@ -155,12 +165,14 @@ struct name_of_axis {
 
 // --- the solver of docs/matching.md, policy names ------------------------------------
 //
-// The inputs are a Hana sequence: Hana finds the host (index_if of the maximum rank)
-// and walks the specs (for_each) into name tables, and carries the outcome as a
-// hana::type; the per-axis pairing is constexpr loops over those tables. A first
-// version ran the whole rule on Hana sequences of hana::type keys (filter, count,
-// index_if per axis) and cost about three times the compile time per pairing
-// (docs/performance.md); the rule test checks thousands of pairings.
+// The inputs are a Hana sequence of types: one hana::fold_left walks the specs into
+// name tables and finds the host on the way (rule 3), and the outcome is a
+// hana::type; the per-axis pairing is constexpr loops over those tables. Which Hana
+// costs what (docs/performance.md, "Compile cost of <nt/static.hpp>"): a basic_tuple
+// and one fold cost next to nothing per pairing; hana::tuple with maximum, index_if
+// and for_each cost a third of a pairing and of the header's parse more; the whole
+// rule on Hana sequences of hana::type keys (filter, count, index_if per axis) cost
+// three times the compile time per pairing. The rule test checks thousands of pairings.
 // Each axis has a key: its name, or, unnamed, its place counted from the right among
 // the spec's unnamed axes (rule 2, right alignment). Equal keys form one group; the
 // host's keys are the output (rules 3-5).
@@ -168,28 +180,26 @@ struct name_of_axis {
 template <class... Axes>
 struct names_solver {
     static constexpr std::size_t k = sizeof...(Axes);
-    // Rule 3: the host is the first input of the highest rank.
-    static constexpr auto ranks = hana::make_tuple(hana::size_c<Axes::rank>...);
-    static constexpr std::size_t host =
-        std::remove_cvref_t<decltype(*hana::index_if(ranks, hana::equal.to(hana::maximum(ranks))))>::value;
-    static constexpr std::size_t rank = std::remove_cvref_t<decltype(hana::maximum(ranks))>::value;
-    static constexpr std::size_t width = rank + 1;  // room for rank 0
+    static constexpr std::size_t width = (std::max)({std::size_t{0}, Axes::rank...}) + 1;  // room for rank 0
 
+    // The specs' names, and rule 3's host (the first input of the highest rank).
     struct table {
         std::array<std::array<std::string_view, width>, k> names{};
         std::array<std::size_t, k> ranks{};
+        std::size_t count = 0, host = 0;
     };
     static constexpr table make_table() {
-        table t;
-        std::size_t i = 0;
-        hana::for_each(hana::make_tuple(hana::type_c<Axes>...), [&](auto type) {
+        return hana::fold_left(hana::make_basic_tuple(hana::type_c<Axes>...), table{}, [](table t, auto type) {
             const auto& list = names_array<typename decltype(type)::type>::value;
+            const std::size_t i = t.count++;
             t.ranks[i] = list.size();
             for (std::size_t a = 0; a < list.size(); ++a) t.names[i][a] = list[a];
-            ++i;
+            if (t.ranks[i] > t.ranks[t.host]) t.host = i;
+            return t;
         });
-        return t;
     }
+    static constexpr std::size_t host = make_table().host;
+    static constexpr std::size_t rank = width - 1;
     // The unnamed axes after axis a of input i (its key when unnamed).
     static constexpr std::size_t from_right(const table& t, std::size_t i, std::size_t a) {
         std::size_t n = 0;
@@ -455,61 +465,22 @@ constexpr bool trailing_in_order(std::size_t in) {
     return true;
 }
 
-// The body of a binary operation on tensor_of operands: it depends on the computation
-// type and the result type only (the operation and the plan's maps are run-time
-// values), so ten operations of one type share one copy (docs/performance.md,
-// "Compile cost of <nt/static.hpp>"). `trailing`: both maps put the operand's axes
-// last and in order, where the unnamed add's row plan may apply (a check of
-// strides, not a match). The result is built in place, as the run-time operators do.
-template <class C, class Result>
-Result binary_general(detail::binary_op op, std::string_view op_name, const Tensor<C>& ca, const Tensor<C>& cb,
-                      const std::int32_t* map_a, const std::int32_t* map_b, std::size_t rank) {
-    using R = typename Result::value_type;
-    map_alignment al;
-    const detail::tensor_base* bases[2] = {&ca.base(), &cb.base()};
-    const std::int32_t* maps[2] = {map_a, map_b};
-    align_by_maps(op_name, bases, maps, rank, al);
-    Result out(unchecked, detail::in_place_base,
-               [&] { return detail::tensor_base::allocate_result(dtype_of<R>, al.output, "result"); });
-    detail::run_binary<C>(op, al.shape, out.mutable_data(), out.strides(), ca.data(), al.strides[0], cb.data(),
-                          al.strides[1]);
-    if constexpr (is_floating_element_v<R>)
-        if (detail::records(ca.base(), cb.base())) [[unlikely]]
-            detail::record_binary(op, op_name, ca.base(), cb.base(), out.mutable_base());
-    return out;
-}
-
-template <class C, class Result>
-Result binary_body(detail::binary_op op, std::string_view op_name, const Tensor<C>& ca, const Tensor<C>& cb,
-                   const std::int32_t* map_a, const std::int32_t* map_b, std::size_t rank, bool trailing) {
-    using R = typename Result::value_type;
-    detail::row_plan rows;
-    if (trailing && detail::identity_row_plan(ca.base(), cb.base(), nullptr, rows) &&
-        detail::rows_fit(rows.n0 * rows.n1)) {
-        // The result is computed inside its own construction: returned as a prvalue, it
-        // is built where the caller wants it (no move of the handle).
-        return Result(unchecked, detail::in_place_base, [&] {
-            detail::tensor_base b = detail::tensor_base::allocate_like(
-                dtype_of<R>, detail::wider(ca.base(), cb.base()), rows.n0 * rows.n1, "result");
-            detail::run_binary_rows<C>(op, rows, reinterpret_cast<R*>(b.data()), ca.data(), cb.data());
-            if constexpr (is_floating_element_v<R>)
-                if (detail::records(ca.base(), cb.base())) [[unlikely]]
-                    detail::record_binary(op, op_name, ca.base(), cb.base(), b);
-            return b;
-        });
-    }
-    return binary_general<C, Result>(op, op_name, ca, cb, map_a, map_b, rank);
-}
-
+// A binary operation on tensor_of operands: the plan's maps go to the compiled
+// body (src/ops/static_names.cpp) as data, so the consumer's translation unit
+// compiles no body per operation, plan or result type (docs/performance.md, "Compile
+// cost of <nt/static.hpp>"). The result is built in place from the body's prvalue.
 template <detail::binary_op Op, class Plan, template <class> class Result, class A, class B>
 auto static_binary(std::string_view op_name, const Tensor<A>& a, const Tensor<B>& b) {
     using C = detail::binary_operand_t<Op, A, B>;
     using R = detail::binary_result_t<Op, C>;
     detail::check_binary_types<Op, C>();
     constexpr bool trailing = trailing_in_order<Plan>(0) && trailing_in_order<Plan>(1);
-    return binary_body<C, Result<R>>(Op, op_name, detail::as_type<C>(a), detail::as_type<C>(b),
-                                     Plan::source_axes[0].data(), Plan::source_axes[1].data(),
-                                     Plan::output_names.size(), trailing);
+    const Tensor<C>& ca = detail::as_type<C>(a);
+    const Tensor<C>& cb = detail::as_type<C>(b);
+    return Result<R>(unchecked, detail::in_place_base, [&] {
+        return binary_by_maps(Op, op_name, dtype_of<R>, ca.base(), cb.base(), Plan::source_axes[0].data(),
+                              Plan::source_axes[1].data(), Plan::output_names.size(), trailing);
+    });
 }
 
 // Positions of names in a type's axes (missing_axis when absent; "?" is never found).
@@ -751,11 +722,29 @@ private:
 // Element-wise operations on tensor_of operands: the plan is solved while compiling.
 
 namespace static_detail {
+// The plan of K operands of one type: every map the identity (the rule pairs each
+// axis with itself; a tensor_of type's names are unique already). Operations between
+// operands of one type skip the solver (a third of the pairings of a typical unit).
+template <std::size_t K, class Axes>
+struct same_plan {
+    static constexpr auto output_names = names_array<Axes>::value;
+    static constexpr auto source_axes = [] {
+        std::array<std::array<std::int32_t, Axes::rank>, K> out{};
+        for (auto& map : out)
+            for (std::size_t o = 0; o < Axes::rank; ++o) map[o] = static_cast<std::int32_t>(o);
+        return out;
+    }();
+};
+template <class... Axes>
+using operator_plan = std::conditional_t<(std::is_same_v<Axes, std::tuple_element_t<0, std::tuple<Axes...>>> && ...),
+                                         same_plan<sizeof...(Axes), std::tuple_element_t<0, std::tuple<Axes...>>>,
+                                         static_plan<Axes...>>;
+
 template <class A, class B>
 struct binary_static;
 template <class A, fixed_name... Na, class B, fixed_name... Nb>
 struct binary_static<tensor_of<A, Na...>, tensor_of<B, Nb...>> {
-    using plan = static_plan<axes<Na...>, axes<Nb...>>;
+    using plan = operator_plan<axes<Na...>, axes<Nb...>>;
     using host_axes = std::conditional_t<(sizeof...(Nb) > sizeof...(Na)), axes<Nb...>, axes<Na...>>;
     template <class R>
     using result = typename tensor_of_axes<host_axes, R>::type;
@@ -802,28 +791,63 @@ auto operator!(const tensor_of<T, N...>& a) {
     return tensor_of<bool, N...>(static_detail::unchecked, !a.tensor());
 }
 
+// In-place forms: a op= b keeps a's type, so the solved result must be a's: b's
+// names must all be a's (no_counterpart otherwise) and b's rank at most a's
+// (in_place_grows). The writing itself is the run-time in-place operation's (its
+// aliasing rules and conversions), which checks the sizes with the matcher's
+// broadcast_to.
+#define NT_STATIC_IN_PLACE(fn, op, text)                                                                  \
+    template <class T, fixed_name... Na, class U, fixed_name... Nb>                                        \
+    tensor_of<T, Na...>& fn(tensor_of<T, Na...>& a, const tensor_of<U, Nb...>& b) {                      \
+        if constexpr (sizeof...(Nb) > sizeof...(Na))                                                      \
+            static_assert(sizeof(static_error::in_place_grows<sizeof...(Na), sizeof...(Nb)>) == 0);      \
+        else                                                                                              \
+            static_assert(static_plan<axes<Na...>, axes<Nb...>>::inputs == 2);                            \
+        detail::in_place<detail::binary_op::op>(text, static_cast<Tensor<T>&>(a), b.tensor());            \
+        return a;                                                                                         \
+    }                                                                                                     \
+    template <class T, fixed_name... Na, class S, std::enable_if_t<detail::is_scalar_v<S>, int> = 0>      \
+    tensor_of<T, Na...>& fn(tensor_of<T, Na...>& a, S b) {                                                \
+        detail::in_place_scalar<detail::binary_op::op>(text, static_cast<Tensor<T>&>(a), b);              \
+        return a;                                                                                         \
+    }
+NT_FOR_EACH_IN_PLACE(NT_STATIC_IN_PLACE)
+#undef NT_STATIC_IN_PLACE
+
+/// clip with scalar bounds keeps the names (the type as nt::clip gives it).
+template <class T, fixed_name... N, class L, class H>
+    requires(detail::is_scalar_v<L> && detail::is_scalar_v<H>)
+auto clip(const tensor_of<T, N...>& t, L lo, H hi) {
+    auto r = nt::clip(t.tensor(), lo, hi);
+    return tensor_of<typename decltype(r)::value_type, N...>(static_detail::unchecked, std::move(r));
+}
+/// clip with tensor_of bounds: the result type is solved as for where (the plan of
+/// t, lo, hi); the values are nt::clip's.
+template <class T, fixed_name... N, class L, fixed_name... Nl, class H, fixed_name... Nh>
+auto clip(const tensor_of<T, N...>& t, const tensor_of<L, Nl...>& lo, const tensor_of<H, Nh...>& hi) {
+    using plan_t = static_detail::operator_plan<axes<N...>, axes<Nl...>, axes<Nh...>>;
+    constexpr std::size_t rank = plan_t::output_names.size();
+    using host = std::conditional_t<rank == sizeof...(N), axes<N...>,
+                                    std::conditional_t<rank == sizeof...(Nl), axes<Nl...>, axes<Nh...>>>;
+    auto r = nt::clip(t.tensor(), lo.tensor(), hi.tensor());
+    return typename static_detail::tensor_of_axes<host, typename decltype(r)::value_type>::type(
+        static_detail::unchecked, std::move(r));
+}
+
 /// where(cond, a, b) with three tensor_of operands: matched while compiling.
 template <fixed_name... Nc, class A, fixed_name... Na, class B, fixed_name... Nb>
 auto where(const tensor_of<bool, Nc...>& cond, const tensor_of<A, Na...>& a, const tensor_of<B, Nb...>& b) {
-    using plan_t = static_plan<axes<Nc...>, axes<Na...>, axes<Nb...>>;
+    using plan_t = static_detail::operator_plan<axes<Nc...>, axes<Na...>, axes<Nb...>>;
     using C = promote_t<A, B>;
     const Tensor<C>& ca = detail::as_type<C>(a.tensor());
     const Tensor<C>& cb = detail::as_type<C>(b.tensor());
-    const detail::tensor_base* bases[3] = {&cond.base(), &ca.base(), &cb.base()};
-    const std::int32_t* maps[3] = {plan_t::source_axes[0].data(), plan_t::source_axes[1].data(),
-                                   plan_t::source_axes[2].data()};
-    static_detail::map_alignment al;
-    static_detail::align_by_maps("where", bases, maps, plan_t::output_names.size(), al);
-    Tensor<C> out(detail::tensor_base::allocate_result(dtype_of<C>, al.output, "result"));
-    detail::run_where<C>(al.shape, out.mutable_data(), out.strides(), cond.data(), al.strides[0], ca.data(),
-                         al.strides[1], cb.data(), al.strides[2]);
-    if constexpr (is_floating_element_v<C>)
-        if (detail::records(ca.base(), cb.base())) [[unlikely]]
-            detail::record_where(cond.base(), ca.base(), cb.base(), out.mutable_base());
     constexpr std::size_t rank = plan_t::output_names.size();
     using host = std::conditional_t<rank == sizeof...(Nc), axes<Nc...>,
                                     std::conditional_t<rank == sizeof...(Na), axes<Na...>, axes<Nb...>>>;
-    return typename static_detail::tensor_of_axes<host, C>::type(static_detail::unchecked, std::move(out));
+    return typename static_detail::tensor_of_axes<host, C>::type(static_detail::unchecked, detail::in_place_base, [&] {
+        return static_detail::where_by_maps(cond.base(), ca.base(), cb.base(), plan_t::source_axes[0].data(),
+                                            plan_t::source_axes[1].data(), plan_t::source_axes[2].data(), rank);
+    });
 }
 
 // ---------------------------------------------------------------------------------

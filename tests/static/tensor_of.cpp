@@ -204,3 +204,70 @@ TEST_CASE("every binary operator and function on tensor_of equals the run-time o
     NT_FOR_EACH_BINARY_FUNCTION(NT_CHECK_STATIC_BINARY)
 #undef NT_CHECK_STATIC_BINARY
 }
+
+TEST_CASE("in-place forms on tensor_of keep the left type and equal the run-time ones", "[static]") {
+    auto img = img_t(ramp({2, 3, 4, 5}, {{}, "CHANNEL", "H", "W"}));
+    const auto wh = nt::tensor_of<float, "W", "H">(ramp({5, 4}, {"W", "H"}, 0.5f));
+    nt::Tensor<float> ri = ramp({2, 3, 4, 5}, {{}, "CHANNEL", "H", "W"});
+    const nt::Tensor<float> rwh = ramp({5, 4}, {"W", "H"}, 0.5f);
+    auto& same = (img += wh);
+    static_assert(std::is_same_v<decltype(same), img_t&>);
+    CHECK(&same == &img);
+    ri += rwh;
+    CHECK(values<float>(img) == values(ri));
+    img -= img;  // an operand that is the destination itself
+    ri -= ri;
+    CHECK(values<float>(img) == values(ri));
+    static_assert(std::is_same_v<decltype(img *= 2.f), img_t&>);
+    img += 1.5f;
+    img *= wh;
+    ri += 1.5f;
+    ri *= rwh;
+    CHECK(values<float>(img) == values(ri));
+    // Sizes are still checked at run time, as by the run-time form.
+    auto small = img_t(ramp({2, 3, 1, 5}, {{}, "CHANNEL", "H", "W"}));
+    CHECK_THROWS_AS(small += img, nt::error);
+}
+
+TEST_CASE("clip on tensor_of keeps or solves the names", "[static]") {
+    const auto img = img_t(ramp({2, 3, 4, 5}, {{}, "CHANNEL", "H", "W"}));
+    const nt::Tensor<float>& ri = img;
+    auto c = nt::clip(img, -5.f, 20.f);
+    static_assert(std::is_same_v<decltype(c), img_t>);
+    CHECK(values<float>(c) == values(nt::clip(ri, -5.f, 20.f)));
+    auto widened = nt::clip(img, -5.0, 20.0);  // double scalar bounds stay weak: float
+    static_assert(std::is_same_v<decltype(widened), img_t>);
+    const auto lo = nt::tensor_of<float, "W", "H">(ramp({5, 4}, {"W", "H"}, -0.5f));
+    const auto hi = nt::tensor_of<float, "H", "W">(ramp({4, 5}, {"H", "W"}, 0.5f));
+    auto b = nt::clip(img, lo, hi);
+    static_assert(std::is_same_v<decltype(b), img_t>);
+    CHECK(values<float>(b) == values(nt::clip(ri, nt::Tensor<float>(lo), nt::Tensor<float>(hi))));
+}
+
+TEST_CASE("the per-thread alignment by maps follows changing sizes and layouts", "[static]") {
+    // One plan (names in another order, no row plan), operands whose sizes, strides
+    // and broadcasting change from call to call: each result equals the run-time one.
+    using rc_t = nt::tensor_of<float, "R", "C">;
+    using cr_t = nt::tensor_of<float, "C", "R">;
+    const std::vector<std::array<std::int64_t, 4>> cases = {
+        {4, 8, 8, 4}, {4, 8, 8, 4}, {3, 5, 5, 3}, {3, 5, 1, 3}, {3, 5, 5, 1}, {1, 5, 5, 3}, {3, 5, 5, 3}};
+    for (const auto& c : cases) {
+        const nt::Tensor<float> ra = ramp({c[0], c[1]}, {"R", "C"});
+        const nt::Tensor<float> rb = ramp({c[2], c[3]}, {"C", "R"}, 0.5f);
+        const rc_t a(ra);
+        const cr_t b(rb);
+        INFO(spec_of(a.base()) << " + " << spec_of(b.base()));
+        CHECK(spec_of((a + b).base()) == spec_of((ra + rb).base()));
+        CHECK(values<float>(a + b) == values(ra + rb));
+        // The same sizes through a strided view of a bigger tensor.
+        const nt::Tensor<float> big = ramp({c[0], 2 * c[1]}, {"R", "C"}, 2.f);
+        const rc_t view(big.slice("C", 0, std::nullopt, 2));
+        CHECK(values<float>(view * b) == values(nt::Tensor<float>(view) * rb));
+    }
+    // where by maps, after the binary operations above.
+    const auto img = img_t(ramp({2, 3, 4, 5}, {{}, "CHANNEL", "H", "W"}));
+    const auto wh = nt::tensor_of<float, "W", "H">(ramp({5, 4}, {"W", "H"}, 2.f));
+    const nt::Tensor<float>& ri = img;
+    const nt::Tensor<float> rwh = wh;
+    CHECK(values<float>(nt::where(img > wh, wh, img)) == values(nt::where(ri > rwh, rwh, ri)));
+}

@@ -1,19 +1,24 @@
 // nt/detail/static_core.hpp (internal): the compiled part of <nt/static.hpp>, which
 // src/ops/static_names.cpp defines. Kept apart so that the library compiles without
 // Boost.Hana or class-type template arguments (clang 14 builds the library too).
+//
+// The element-wise work of tensor_of operands is here, out of every consumer's
+// translation unit: the header solves the plan while compiling and hands its source
+// maps over as data; these functions check the sizes, lay the operands out by the
+// maps and run the kernels. A header body per result type cost each consumer the
+// compile time of the body at -O3 (docs/performance.md, "Compile cost of
+// <nt/static.hpp>").
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <string>
 #include <string_view>
 
+#include "nt/detail/ops_kernels.hpp"
 #include "nt/detail/tensor_base.hpp"
+#include "nt/dtype.hpp"
 #include "nt/error.hpp"
-#include "nt/match.hpp"
-#include "nt/spec.hpp"
 
 namespace nt::static_detail {
 
@@ -21,19 +26,21 @@ namespace nt::static_detail {
 /// tensor_of type; out of line (src/ops/static_names.cpp), as every message.
 [[noreturn]] void throw_type_spec(errc code, std::span<const std::string_view> expected, std::string_view actual);
 
-/// Throws incompatible_sizes for output axis `axis` of a compile-time plan.
-[[noreturn]] void throw_static_sizes(std::string_view op, std::size_t axis, std::string_view axis_name,
-                                     std::span<const std::string> shapes);
+/// `a op b` into a fresh result of dtype `result`; `a` and `b` have the computation's
+/// dtype. `map_a`, `map_b`: the compile-time plan's source maps (`rank` entries each,
+/// static storage: their addresses identify the plan in the per-thread memo).
+/// `trailing`: both maps put the operand's axes last and in order, so the unnamed
+/// add's row plan may apply (a check of strides, not a match). Sizes that do not fit
+/// throw incompatible_sizes naming the output axis and the shapes.
+[[nodiscard]] detail::tensor_base binary_by_maps(detail::binary_op op, std::string_view op_name, dtype result,
+                                                 const detail::tensor_base& a, const detail::tensor_base& b,
+                                                 const std::int32_t* map_a, const std::int32_t* map_b,
+                                                 std::size_t rank, bool trailing);
 
-// Output sizes and each operand's strides over the output, from the compile-time
-// source maps; the one run-time check left is that paired sizes fit (equal or 1).
-// Compiled once, in the library (src/ops/static_names.cpp).
-struct map_alignment {
-    dims shape;
-    std::array<dims, 3> strides;
-    spec output;
-};
-void align_by_maps(std::string_view op, std::span<const detail::tensor_base* const> bases,
-                   std::span<const std::int32_t* const> maps, std::size_t rank, map_alignment& al);
+/// `where(cond, a, b)` by the plan's maps (cond is bool, a and b of one dtype).
+[[nodiscard]] detail::tensor_base where_by_maps(const detail::tensor_base& cond, const detail::tensor_base& a,
+                                                const detail::tensor_base& b, const std::int32_t* map_cond,
+                                                const std::int32_t* map_a, const std::int32_t* map_b,
+                                                std::size_t rank);
 
 }  // namespace nt::static_detail
