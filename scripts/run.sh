@@ -27,6 +27,11 @@ scripts/run_examples.sh "$build"
 if ls "$build"/src/python/package/ntensor/_ntensor*.so >/dev/null 2>&1; then
     echo
     echo "== Python: cmake --install (component python), examples/python/first_look.py"
-    cmake --install "$build" --component python
+    # Into the system interpreter's site-packages: root's, through sudo otherwise.
+    if [ "$(id -u)" -eq 0 ]; then
+        cmake --install "$build" --component python
+    else
+        sudo cmake --install "$build" --component python
+    fi
     /usr/bin/python3 examples/python/first_look.py
 fi

@@ -20,6 +20,7 @@
 #include "nt/axis.hpp"
 #include "nt/dtype.hpp"
 #include "nt/names.hpp"
+#include "nt/structure.hpp"
 
 namespace ntpy {
 
