@@ -6,9 +6,30 @@
 
 #include "nt/elementwise.hpp"
 
+#include "alignment.hpp"
 #include "engine.hpp"
 
 namespace nt::detail {
+
+void plan_result(alignment& al, std::size_t operand_count) {
+    const dims sizes = al.output.sizes();
+    al.result = nt::layout::c_contiguous(sizes.span());
+    al.result_names.clear();
+    for (const axis_spec& ax : al.output) al.result_names.push_back(ax.name);
+    al.result_count = checked_element_count(sizes.span()).value_or(-1);
+    const std::span<const std::int64_t> c_order = al.result.strides();
+    std::array<operand_layout, 4> layouts{};
+    layouts[0] = {c_order, 1};
+    for (std::size_t i = 0; i < operand_count; ++i) layouts[i + 1] = {al.strides[i].span(), 1};
+    for (std::size_t i = operand_count + 1; i < layouts.size(); ++i) layouts[i] = {c_order, 1};
+    op_strides s0{}, s1{};
+    // (A count that overflows fails when the result is allocated; the plan's products
+    // would overflow first.)
+    al.rows.valid = al.result_count >= 0 && row_major_plan(sizes.span(), layouts, al.rows.n0, al.rows.n1, s0, s1);
+    std::copy_n(s0.begin(), al.rows.s0.size(), al.rows.s0.begin());
+    std::copy_n(s1.begin(), al.rows.s1.size(), al.rows.s1.begin());
+}
+
 
 namespace {
 
@@ -134,23 +155,7 @@ const alignment& alignment_of(std::string_view op_name, std::span<const operand_
     memo.valid = false;  // a mismatch below throws with the memo empty
     alignment& al = memo.result;
     align_operands(op_name, operands, al, union_axes);
-    // The fresh result's layout, and the row plan for it in elements (element size 1).
-    const dims sizes = al.output.sizes();
-    al.result = nt::layout::c_contiguous(sizes.span());
-    al.result_names.clear();
-    for (const axis_spec& ax : al.output) al.result_names.push_back(ax.name);
-    al.result_count = checked_element_count(sizes.span()).value_or(-1);
-    const std::span<const std::int64_t> c_order = al.result.strides();
-    std::array<operand_layout, 4> layouts{};
-    layouts[0] = {c_order, 1};
-    for (std::size_t i = 0; i < operands.size(); ++i) layouts[i + 1] = {al.strides[i].span(), 1};
-    for (std::size_t i = operands.size() + 1; i < layouts.size(); ++i) layouts[i] = {c_order, 1};
-    op_strides s0{}, s1{};
-    // (A count that overflows fails when the result is allocated; the plan's products
-    // would overflow first.)
-    al.rows.valid = al.result_count >= 0 && row_major_plan(sizes.span(), layouts, al.rows.n0, al.rows.n1, s0, s1);
-    std::copy_n(s0.begin(), al.rows.s0.size(), al.rows.s0.begin());
-    std::copy_n(s1.begin(), al.rows.s1.size(), al.rows.s1.begin());
+    plan_result(al, operands.size());
     memo.remember(operands, union_axes);
     return memo.result;
 }

@@ -10,6 +10,7 @@
 #include "nt/detail/visit_dtype.hpp"
 #include "nt/elementwise.hpp"
 
+#include "alignment.hpp"
 #include "engine.hpp"
 
 namespace nt::static_detail {
@@ -114,20 +115,7 @@ const alignment& alignment_by_maps(std::string_view op, std::span<const tensor_b
     memo.valid = false;  // a mismatch below throws with the memo empty
     alignment& al = memo.result;
     align_by_maps(op, bases, maps, rank, al);
-    const dims sizes = al.output.sizes();
-    al.result = nt::layout::c_contiguous(sizes.span());
-    al.result_names.clear();
-    for (const axis_spec& ax : al.output) al.result_names.push_back(ax.name);
-    al.result_count = checked_element_count(sizes.span()).value_or(-1);
-    const std::span<const std::int64_t> c_order = al.result.strides();
-    std::array<detail::operand_layout, 4> layouts{};
-    layouts[0] = {c_order, 1};
-    for (std::size_t i = 0; i < bases.size(); ++i) layouts[i + 1] = {al.strides[i].span(), 1};
-    for (std::size_t i = bases.size() + 1; i < layouts.size(); ++i) layouts[i] = {c_order, 1};
-    detail::op_strides s0{}, s1{};
-    al.rows.valid = al.result_count >= 0 && detail::row_major_plan(sizes.span(), layouts, al.rows.n0, al.rows.n1, s0, s1);
-    std::copy_n(s0.begin(), al.rows.s0.size(), al.rows.s0.begin());
-    std::copy_n(s1.begin(), al.rows.s1.size(), al.rows.s1.begin());
+    detail::plan_result(al, bases.size());
     for (std::size_t i = 0; i < bases.size(); ++i) {
         memo.maps[i] = maps[i];
         memo.sizes[i].assign(bases[i]->shape().begin(), bases[i]->shape().end());
