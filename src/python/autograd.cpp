@@ -1,5 +1,6 @@
 // src/python/autograd.cpp: gradients (autograd.md) from Python: t.with_grad(),
-// y.backward(), t.grad, nt.no_grad() as a context manager, the learning layers and
+// y.backward(), t.grad, nt.no_grad() as a context manager, the function transforms
+// (grad, value_and_grad, vjp, jvp), the learning layers and
 // losses (nt/learning.hpp), the optimisers sgd/adam/adamw (nt/optim.hpp).
 #include <memory>
 
@@ -35,6 +36,45 @@ struct no_grad_context {
     std::unique_ptr<nt::no_grad> guard;
 };
 
+// The function transforms (nt::grad, value_and_grad, vjp, jvp) with a Python f: the
+// arguments become leaves that only collect (or stay in an outer transform's graph,
+// so that nt.grad(nt.grad(...)) composes), f runs with recording on.
+struct transform_inputs {
+    bool outer = false;
+    std::vector<nt::detail::tensor_base> leaves;
+    py::tuple args;
+    explicit transform_inputs(const std::vector<any_tensor>& xs) : args(xs.size()) {
+        for (const any_tensor& x : xs) outer = outer || nt::detail::records(x.base());
+        for (std::size_t i = 0; i < xs.size(); ++i) {
+            leaves.push_back(nt::detail::grad_input(xs[i].base()));
+            args[i] = py::cast(any_tensor(leaves.back()));
+        }
+    }
+};
+
+std::vector<any_tensor> tensors_of(const py::args& xs) {
+    std::vector<any_tensor> r;
+    for (const auto& x : xs) r.push_back(to_tensor(x));
+    return r;
+}
+
+py::object value_and_grads(const py::function& f, const py::args& xs, bool with_value) {
+    if (xs.empty()) nt::throw_error(nt::errc::invalid_argument, "nt.grad: give f and at least one tensor: nt.grad(f, x)");
+    const nt::detail::grad_mode_guard on(true);
+    const transform_inputs in(tensors_of(xs));
+    const any_tensor y = to_tensor(f(*in.args));
+    const auto g = released([&] { return nt::detail::gradients_of("nt.grad", y.base(), nullptr, in.leaves, in.outer); });
+    py::object grads;
+    if (g.size() == 1) {
+        grads = py::cast(any_tensor(g[0]));
+    } else {
+        py::tuple t(g.size());
+        for (std::size_t i = 0; i < g.size(); ++i) t[i] = py::cast(any_tensor(g[i]));
+        grads = std::move(t);
+    }
+    return with_value ? py::object(py::make_tuple(y, grads)) : grads;
+}
+
 template <class Opt>
 py::class_<Opt> bind_optimizer(py::module_& m, const char* name) {
     return py::class_<Opt>(m, name)
@@ -66,6 +106,26 @@ void bind_autograd(py::module_& m, tensor_class& tensor) {
         .def("zero_grad", [](const any_tensor& t) { t.zero_grad(); })
         .def("detach", [](const any_tensor& t) { return t.detach(); });
 
+    m.def("grad", [](const py::function& f, const py::args& xs) { return value_and_grads(f, xs, false); },
+          py::arg("f"));
+    m.def("value_and_grad", [](const py::function& f, const py::args& xs) { return value_and_grads(f, xs, true); },
+          py::arg("f"));
+    m.def("vjp", [](const py::function& f, const py::object& x, const py::object& v) {
+        const any_tensor tv = to_tensor(v);
+        const nt::detail::grad_mode_guard on(true);
+        transform_inputs in({to_tensor(x)});
+        in.outer = in.outer || nt::detail::records(tv.base());
+        const any_tensor y = to_tensor(f(*in.args));
+        return any_tensor(released([&] { return nt::detail::gradients_of("nt.vjp", y.base(), &tv.base(), in.leaves, in.outer)[0]; }));
+    }, py::arg("f"), py::arg("x"), py::arg("v"));
+    m.def("jvp", [](const py::function& f, const py::object& x, const py::object& t) {
+        const any_tensor tt = to_tensor(t);
+        const nt::detail::grad_mode_guard on(true);
+        transform_inputs in({to_tensor(x)});
+        in.outer = in.outer || nt::detail::records(tt.base());
+        const any_tensor y = to_tensor(f(*in.args));
+        return any_tensor(released([&] { return nt::detail::jvp_of(y.base(), in.leaves[0], tt.base(), in.outer); }));
+    }, py::arg("f"), py::arg("x"), py::arg("t"));
     py::class_<no_grad_context>(m, "no_grad")
         .def(py::init<>())
         .def("__enter__", [](no_grad_context& c) { c.guard = std::make_unique<nt::no_grad>(); return &c; },

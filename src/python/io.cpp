@@ -36,6 +36,28 @@ nt::zarr::region to_region(const py::dict& d) {
     return r;
 }
 
+// A region of map_chunks (one range per axis, in the array's axis order) as a tuple
+// of slices, ready for NumPy indexing.
+py::tuple slices_of(const nt::zarr::region& r) {
+    py::tuple out(r.size());
+    for (std::size_t i = 0; i < r.size(); ++i) {
+        const nt::range& g = r[i].second;
+        auto bound = [](const std::optional<std::int64_t>& v) -> py::object {
+            return v ? py::object(py::int_(*v)) : py::object(py::none());
+        };
+        out[i] = py::module_::import("builtins").attr("slice")(bound(g.start), bound(g.stop), g.step);
+    }
+    return out;
+}
+
+// Halo widths: {axis: n}.
+nt::zarr::halo halo_from(const py::object& o) {
+    nt::zarr::halo h;
+    if (o.is_none()) return h;
+    for (auto [k, v] : o.cast<py::dict>()) h.emplace_back(to_axis(k), v.cast<std::int64_t>());
+    return h;
+}
+
 nt::zarr::codec codec_from(const std::string& id, int level) {
     if (id == "blosc") return nt::zarr::codec::blosc("lz4", level < 0 ? 5 : level);
     if (id == "zlib") return nt::zarr::codec::zlib(level < 0 ? 1 : level);
@@ -143,6 +165,25 @@ void bind_io(py::module_& m, tensor_class&) {
         return released([&] { return nt::zarr::create(path, d, nt::shape_arg(s), nt::shape_arg(c), nt::names_arg(n), o); });
     }, py::arg("path"), py::arg("dtype"), py::arg("shape"), py::arg("chunks"), py::arg("names") = py::none(),
        py::arg("compressor") = "blosc", py::arg("level") = -1, py::arg("overwrite") = false);
+
+    // map_chunks: f runs on the pool's threads, each taking the GIL for the call (Python
+    // code runs one chunk at a time; decoding and encoding stay parallel).
+    py::class_<nt::zarr::chunk_view>(zarr, "ChunkView")
+        .def_readonly("data", &nt::zarr::chunk_view::data)
+        .def_property_readonly("inner", [](const nt::zarr::chunk_view& c) { return slices_of(c.inner); })
+        .def_property_readonly("inner_in_data", [](const nt::zarr::chunk_view& c) { return slices_of(c.inner_in_data); })
+        .def_property_readonly("chunk_index", [](const nt::zarr::chunk_view& c) { return to_tuple(c.chunk_index); });
+    zarr.def("map_chunks", [](const nt::zarr::array& src, nt::zarr::array& dst, const py::function& f,
+                              const py::object& halo, std::int64_t max_chunks_in_memory) {
+        const nt::zarr::halo h = halo_from(halo);
+        nt::zarr::map_options o;
+        o.max_chunks_in_memory = max_chunks_in_memory;
+        auto call = [&f](const nt::zarr::chunk_view& c) -> any_tensor {
+            py::gil_scoped_acquire gil;
+            return to_tensor(f(c));
+        };
+        released([&] { nt::zarr::map_chunks(src, dst, call, h, o); });
+    }, py::arg("src"), py::arg("dst"), py::arg("f"), py::arg("halo") = py::none(), py::arg("max_chunks_in_memory") = 0);
 
     // OME-Zarr: the image as a simple object with its levels (finest first).
     py::class_<nt::zarr::ome_level>(zarr, "OmeLevel")

@@ -9,6 +9,7 @@
 
 #include "binding.hpp"
 #include "nt/linalg.hpp"
+#include "nt/detail/visit_dtype.hpp"
 #include "nt/rearrange.hpp"
 #include "nt/segmentation.hpp"
 #include "nt/sort.hpp"
@@ -29,6 +30,20 @@ py::object binary_fn(binary_op op, const char* name, const py::object& a, const 
     if (is_scalar(a) && !is_scalar(b)) return binary(op, name, to_tensor(b), a, true);
     return binary(op, name, to_tensor(a), b, false);
 }
+
+// The identifier sizes of an einops pattern from keyword arguments (h=2). The sizes
+// view the names, so the lists are filled once and never copied.
+struct pattern_sizes {
+    std::vector<std::string> names;
+    std::vector<nt::axis_size> sizes;
+    explicit pattern_sizes(const py::kwargs& kwargs) {
+        for (auto item : kwargs) names.push_back(item.first.cast<std::string>());
+        std::size_t i = 0;
+        for (auto item : kwargs) sizes.push_back({names[i++], item.second.cast<std::int64_t>()});
+    }
+    pattern_sizes(const pattern_sizes&) = delete;
+    pattern_sizes& operator=(const pattern_sizes&) = delete;
+};
 
 py::object reduce(reduce_op op, const char* name, const any_tensor& t, const py::object& axes, bool keepdims) {
     if (axes.is_none())
@@ -454,21 +469,47 @@ void bind_ops(py::module_& m, tensor_class& tensor) {
         return py::make_tuple(any_tensor(r.counts), any_tensor(r.edges));
     }, py::arg("t"), py::arg("bins"), py::arg("lo"), py::arg("hi"));
 
-    // --- einops patterns (nt/rearrange.hpp): rearrange(t, "N C (H h) W -> N C H W h", h=2)
+    // --- einops patterns (nt/rearrange.hpp): rearrange(t, "N C (H h) W -> N C H W h", h=2),
+    // reduce(t, "N C (H 2) (W 2) -> N C H W", "max"), repeat(t, "H W -> H W C", C=3).
     m.def("rearrange", [](const py::object& t, const std::string& pattern, const py::kwargs& sizes) {
         const any_tensor x = to_tensor(t);
-        std::vector<std::string> keys;
-        std::vector<std::int64_t> values;
-        for (auto [k, v] : sizes) {
-            keys.push_back(k.cast<std::string>());
-            values.push_back(v.cast<std::int64_t>());
-        }
-        std::vector<nt::axis_size> sz;
-        for (std::size_t i = 0; i < keys.size(); ++i) sz.push_back({keys[i], values[i]});
+        const pattern_sizes sz(sizes);
         return released([&] {
             const auto& plan = nt::detail::plan_pattern(nt::detail::pattern_kind::rearrange, pattern, x.shape(),
-                                                        x.names(), sz, "rearrange");
+                                                        x.names(), sz.sizes, "rearrange");
             return any_tensor(nt::detail::apply_arrangement(nt::detail::split_elementary(x.base(), plan), plan));
+        });
+    }, py::arg("t"), py::arg("pattern"));
+    m.def("reduce", [](const py::object& t, const std::string& pattern, const std::string& op, const py::kwargs& sizes) {
+        static const std::map<std::string, reduce_op> ops{
+            {"sum", reduce_op::sum}, {"mean", reduce_op::mean}, {"max", reduce_op::max}, {"min", reduce_op::min}};
+        const auto found = ops.find(op);
+        if (found == ops.end())
+            nt::throw_error(nt::errc::invalid_argument, "reduce: op '" + op + "' is not sum, mean, max or min");
+        const any_tensor x = to_tensor(t);
+        const pattern_sizes sz(sizes);
+        return released([&] {
+            const auto& plan = nt::detail::plan_pattern(nt::detail::pattern_kind::reduce, pattern, x.shape(), x.names(),
+                                                        sz.sizes, "reduce");
+            const any_tensor split(nt::detail::split_elementary(x.base(), plan));
+            std::vector<nt::Axis> axes;
+            for (std::int64_t k : plan.reduced) axes.emplace_back(k);
+            any_tensor r = nt::detail::any_reduce(found->second, "reduce", split, nt::axes_arg(axes), false, false);
+            // As C++'s nt::reduce: the result type is nt::mean's whatever the op.
+            const nt::dtype mean_type = nt::detail::visit_dtype(split.dtype(), [](auto type) {
+                using T = typename decltype(type)::type;
+                return nt::dtype_of<nt::detail::reduce_result_t<reduce_op::mean, T>>;
+            });
+            return any_tensor(nt::detail::apply_arrangement(r.astype(mean_type).base(), plan));
+        });
+    }, py::arg("t"), py::arg("pattern"), py::arg("op") = "mean");
+    m.def("repeat", [](const py::object& t, const std::string& pattern, const py::kwargs& sizes) {
+        const any_tensor x = to_tensor(t);
+        const pattern_sizes sz(sizes);
+        return released([&] {
+            const auto& plan = nt::detail::plan_pattern(nt::detail::pattern_kind::repeat, pattern, x.shape(), x.names(),
+                                                        sz.sizes, "repeat");
+            return any_tensor(nt::detail::apply_arrangement(nt::detail::split_elementary(x.base(), plan), plan)).clone();
         });
     }, py::arg("t"), py::arg("pattern"));
 }

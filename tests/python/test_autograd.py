@@ -97,3 +97,40 @@ def test_gradient_errors():
     assert e.value.code == "invalid_argument"
     with pytest.raises(nt.Error):
         (nt.asarray(np.ones(3)).with_grad() * 2).backward()   # more than one element
+
+
+def test_function_transforms_match_torch():
+    x, w, v = RNG.random((3, 4)), RNG.random(4), RNG.random((3, 4))
+    tx, tw = nt.asarray(x, names=("H", "W")), nt.asarray(w, names=("W",))
+    ga, gb = nt.grad(lambda a, b: nt.sum(nt.tanh(a * b)), tx, tw)
+    px, pw = torch_leaf(x), torch_leaf(w)
+    torch.tanh(px * pw).sum().backward()
+    assert ga.names == ("H", "W") and gb.names == ("W",)
+    np.testing.assert_allclose(np.asarray(ga), px.grad.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(gb), pw.grad.numpy(), rtol=1e-12)
+    assert tx.grad is None  # the transforms leave the arguments' own gradients alone
+
+    value, g = nt.value_and_grad(lambda a: nt.sum(a * a), tx)
+    assert float(value) == pytest.approx((x * x).sum())
+    np.testing.assert_allclose(np.asarray(g), 2 * x, rtol=1e-12)
+
+    # Second derivatives: nt.grad of nt.grad, a Hessian-vector product.
+    def cube(b):
+        return nt.sum(nt.tanh(b) ** 3)
+    tv = nt.asarray(v, names=("H", "W"))
+    hvp = nt.grad(lambda a: nt.sum(nt.grad(cube, a) * tv), tx)
+    want = torch.autograd.functional.hvp(lambda b: (torch.tanh(b) ** 3).sum(), torch.tensor(x), torch.tensor(v))[1]
+    np.testing.assert_allclose(np.asarray(hvp), want.numpy(), rtol=1e-10)
+
+    def f(a):
+        return nt.tanh(a) * 2.0
+    np.testing.assert_allclose(np.asarray(nt.vjp(f, tx, tv)),
+                               torch.autograd.functional.vjp(lambda b: torch.tanh(b) * 2.0, torch.tensor(x),
+                                                             torch.tensor(v))[1].numpy(), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(nt.jvp(f, tx, tv)),
+                               torch.autograd.functional.jvp(lambda b: torch.tanh(b) * 2.0, torch.tensor(x),
+                                                             torch.tensor(v))[1].numpy(), rtol=1e-12)
+    with pytest.raises(nt.Error):
+        nt.grad(lambda a: a * 2.0, tx)  # not one element
+    with pytest.raises(nt.Error):
+        nt.grad(lambda a: nt.sum(a), nt.asarray(np.arange(3)))  # integers take no gradient

@@ -101,3 +101,33 @@ def test_ome_zarr_pyramid_read_by_zarr_python(tmp_path):
     half = a.reshape(2, 20, 2, 18, 2).mean(axis=(2, 4))
     np.testing.assert_allclose(np.asarray(levels[1].data.read()), half, rtol=1e-6)
     assert levels[1].scale == [1.0, 2.0, 2.0]
+
+
+def test_map_chunks_with_a_halo_matches_scipy_on_the_whole_array(tmp_path):
+    from scipy import ndimage
+    x = np.random.default_rng(5).random((20, 18)).astype(np.float32)
+    src = zarr.open(str(tmp_path / "in.zarr"), mode="w", shape=x.shape, chunks=(8, 7), dtype=np.float32)
+    src[:] = x
+    src.attrs["_ARRAY_DIMENSIONS"] = ["H", "W"]
+    a = nt.zarr.open(str(tmp_path / "in.zarr"))
+    out = nt.zarr.create(str(tmp_path / "out.zarr"), np.float32, a.shape, a.chunks, names=("H", "W"))
+    seen = []
+
+    def smooth(c):
+        seen.append(c.chunk_index)
+        # A 3x3 mean over the chunk and its halo of 1, cut back to the chunk.
+        data = np.asarray(c.data)
+        return nt.asarray(ndimage.uniform_filter(data, 3, mode="nearest")[c.inner_in_data].copy(),
+                          names=("H", "W"))
+
+    nt.zarr.map_chunks(a, out, smooth, halo={"H": 1, "W": 1})
+    assert sorted(seen) == [(i, j) for i in range(3) for j in range(3)]
+    # With a halo of 1, each chunk's 3x3 mean equals the whole array's except where the
+    # array itself ends (mode "nearest" there, as in the reference).
+    want = ndimage.uniform_filter(x, 3, mode="nearest")
+    np.testing.assert_allclose(zarr.open(str(tmp_path / "out.zarr"))[:], want, rtol=1e-6)
+
+    def wrong(c):
+        raise RuntimeError("no")
+    with pytest.raises(RuntimeError):
+        nt.zarr.map_chunks(a, out, wrong)

@@ -209,3 +209,32 @@ def test_rearrange_and_item():
     assert nt.max(t).item() == x.max()
     with pytest.raises(nt.Error):
         t.item()
+
+
+@pytest.mark.parametrize("op", ["sum", "mean", "max", "min"])
+def test_einops_reduce_matches_numpy(op):
+    x = RNG.random((2, 3, 4, 6))
+    t = nt.asarray(x, names=("N", "C", "H", "W"))
+    got = nt.reduce(t, "N C (H h) (W 2) -> N C H W", op, h=2)
+    want = getattr(x.reshape(2, 3, 2, 2, 3, 2), op)(axis=(3, 5))
+    assert got.names == ("N", "C", "H", "W")
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
+    # Integers reduce into nt::mean's type (double), as in C++.
+    i = nt.asarray(np.arange(24, dtype=np.int16).reshape(4, 6), names=("H", "W"))
+    got_int = nt.reduce(i, "H (W 3) -> H W", op)
+    assert np.asarray(got_int).dtype == np.float64
+    np.testing.assert_allclose(np.asarray(got_int),
+                               getattr(np.arange(24).reshape(4, 2, 3), op)(axis=2).astype(np.float64))
+
+
+def test_einops_repeat_and_numpy_repeat():
+    x = RNG.random((4, 5))
+    t = nt.asarray(x, names=("H", "W"))
+    got = nt.repeat(t, "H W -> H W C", C=3)
+    np.testing.assert_array_equal(np.asarray(got), np.repeat(x[:, :, None], 3, axis=2))
+    assert got.names == ("H", "W", "C")
+    np.testing.assert_array_equal(np.asarray(nt.repeat(t, 2, "W")), np.repeat(x, 2, axis=1))
+    with pytest.raises(nt.Error):
+        nt.reduce(t, "H W -> H", "median")
+    with pytest.raises(nt.Error):
+        nt.reduce(t, "H W -> H Q")
