@@ -12,13 +12,13 @@ cmake --build "$build" --parallel "$(nproc)"
 
 echo
 echo "== ntensor plan examples/specs/segmentation.json"
-"$build/src/ntensor" plan examples/specs/segmentation.json
+"$build/src/cli/ntensor" plan examples/specs/segmentation.json
 echo
 echo "== ntensor plan --json examples/specs/segmentation.json"
-"$build/src/ntensor" plan --json examples/specs/segmentation.json
+"$build/src/cli/ntensor" plan --json examples/specs/segmentation.json
 echo
 echo "== ntensor plan examples/specs/segmentation_pipeline.json"
-"$build/src/ntensor" plan examples/specs/segmentation_pipeline.json
+"$build/src/cli/ntensor" plan examples/specs/segmentation_pipeline.json
 
 scripts/run_examples.sh "$build"
 
