@@ -14,7 +14,10 @@
 // which are the three bilinear faces of one trilinear form <A(x, w), y'>: A's rule is
 // (B, C), B's is (A, C), C's is (B, A), so gradients of gradients follow.
 //
-// A is the one kernel: for a tile of output positions (contiguous in the flattened
+// A is the one kernel. With unit stride along the last axis and rows of at least 16
+// outputs it is direct (conv_simd.hpp): blocks of features times vectors of outputs
+// accumulate in registers over channels and taps, and C the same way with blocks of
+// features times taps. Otherwise, for a tile of output positions (contiguous in the flattened
 // output, small enough for the unfolded tile to stay in cache) the unfolded input
 // [C * kernel volume, positions] is packed and multiplied by w's [F, C * kernel
 // volume] through the BLAS, straight into the result. Tiles go to the pool's
@@ -36,6 +39,7 @@
 #include "nt/error.hpp"
 #include "nt/names.hpp"
 #include "nt/threads.hpp"
+#include "conv_simd.hpp"
 #include "spatial.hpp"
 
 namespace nt::detail {
@@ -98,6 +102,47 @@ struct unfolding {
         tiles = (positions + tile - 1) / tile;
     }
 
+    /// Whether the direct kernels (conv_simd.hpp) apply: unit stride along the last
+    /// axis and rows long enough to fill vectors. Otherwise the tiles are unfolded and
+    /// multiplied through the BLAS.
+    [[nodiscard]] bool direct() const { return stride[k - 1] == 1 && out_sizes[k - 1] >= 16; }
+
+    /// The input offset of the first window of each output row (every output axis
+    /// but the last).
+    [[nodiscard]] std::vector<std::int64_t> row_bases() const {
+        const std::int64_t last = out_sizes[k - 1], count = positions / last;
+        std::vector<std::int64_t> base(static_cast<std::size_t>(count));
+        for (std::int64_t r = 0; r < count; ++r) {
+            std::int64_t rest = r, off = 0;
+            for (std::size_t i = k - 1; i-- > 0;) {
+                off += (rest % out_sizes[i]) * stride[i] * in_stride[i];
+                rest /= out_sizes[i];
+            }
+            base[static_cast<std::size_t>(r)] = off;
+        }
+        return base;
+    }
+
+    template <class T>
+    [[nodiscard]] imaging::direct_conv_slice<T> slice(const T* x_slice, const std::vector<std::int64_t>& bases,
+                                                      std::int64_t features) const {
+        imaging::direct_conv_slice<T> s;
+        s.x = x_slice;
+        s.channels = channels;
+        s.in_volume = in_volume;
+        s.tap_offset = tap_offset.data();
+        s.taps = kernel_volume;
+        s.row_base = bases.data();
+        s.row_length = out_sizes[k - 1];
+        s.positions = positions;
+        s.features = features;
+        return s;
+    }
+
+    /// Output rows per unit of work of the direct kernels: about 2048 positions, whose
+    /// gradient and input rows stay in a core's own cache.
+    [[nodiscard]] std::int64_t rows_per_unit() const { return std::max<std::int64_t>(1, 2048 / out_sizes[k - 1]); }
+
     /// cols[row * (p1 - p0) + j] = the element position p0 + j reads through row.
     template <class T>
     void unfold(const T* x_slice, std::int64_t p0, std::int64_t p1, T* cols) const {
@@ -137,6 +182,29 @@ void forward_kernel(const tensor_base& x, const tensor_base& w, const conv_geome
     const T* xd = reinterpret_cast<const T*>(x.data());
     const T* wd = reinterpret_cast<const T*>(w.data());
     T* yd = reinterpret_cast<T*>(y.data());
+    if (u.direct()) {
+        // The kernel laid out (group, channel, tap, feature): a block of features'
+        // weights for one tap are neighbours.
+        std::vector<T> w_ctf(static_cast<std::size_t>(groups * u.rows * features));
+        for (std::int64_t g = 0; g < groups; ++g)
+            for (std::int64_t f = 0; f < features; ++f)
+                for (std::int64_t ct = 0; ct < u.rows; ++ct)
+                    w_ctf[static_cast<std::size_t>((g * u.rows + ct) * features + f)] = wd[(g * features + f) * u.rows + ct];
+        const std::vector<std::int64_t> bases = u.row_bases();
+        const auto rows = static_cast<std::int64_t>(bases.size()), per_unit = u.rows_per_unit();
+        const std::int64_t chunks = (rows + per_unit - 1) / per_unit, units = batches * groups * chunks;
+        auto run = [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t unit = begin; unit < end; ++unit) {
+                const std::int64_t bg = unit / chunks, r0 = (unit % chunks) * per_unit;
+                const auto s = u.slice(xd + bg * u.channels * u.in_volume, bases, features);
+                imaging::direct_conv_forward(s, w_ctf.data() + (bg % groups) * u.rows * features, r0,
+                                             std::min(rows, r0 + per_unit), yd + bg * features * u.positions);
+            }
+        };
+        if (units > 1 && want_parallel(u.positions * batches * groups * u.rows * features)) parallel_for(units, run);
+        else run(0, units);
+        return;
+    }
     auto run = [&](std::int64_t begin, std::int64_t end) {
         std::vector<T> cols(static_cast<std::size_t>(u.rows * u.tile));
         for (std::int64_t unit = begin; unit < end; ++unit) {
@@ -172,6 +240,39 @@ void weight_kernel(const tensor_base& x, const tensor_base& gy, const conv_geome
     const std::int64_t per_group = features * u.rows;
     std::fill(wd, wd + groups * per_group, T(0));
     std::mutex sum_mutex;
+    if (u.direct()) {
+        // Sums laid out (group, channel, tap, feature), as the kernel adds them; each
+        // range of units sums into its own, added under the lock at its end.
+        const std::vector<std::int64_t> bases = u.row_bases();
+        const auto rows = static_cast<std::int64_t>(bases.size()), per_unit = u.rows_per_unit();
+        const std::int64_t chunks = (rows + per_unit - 1) / per_unit, units = groups * batches * chunks;
+        std::vector<T> total(static_cast<std::size_t>(groups * per_group), T(0));
+        auto run = [&](std::int64_t begin, std::int64_t end) {
+            std::vector<T> sum(static_cast<std::size_t>(groups * per_group), T(0));
+            for (std::int64_t unit = begin; unit < end; ++unit) {
+                const std::int64_t g = unit / (batches * chunks), b = (unit / chunks) % batches;
+                const std::int64_t r0 = (unit % chunks) * per_unit, bg = b * groups + g;
+                const auto s = u.slice(xd + bg * u.channels * u.in_volume, bases, features);
+                imaging::direct_conv_weight(s, gd + bg * features * u.positions, r0, std::min(rows, r0 + per_unit),
+                                            sum.data() + g * per_group);
+            }
+            const std::lock_guard lock(sum_mutex);
+            for (std::size_t i = 0; i < sum.size(); ++i) total[i] += sum[i];
+        };
+        if (units > 1 && want_parallel(u.positions * batches * groups * u.rows * features)) {
+            const std::int64_t ranges = std::min<std::int64_t>(units, 4 * get_num_threads());
+            parallel_for(ranges, [&](std::int64_t b, std::int64_t e) {
+                for (std::int64_t ch = b; ch < e; ++ch) run(ch * units / ranges, (ch + 1) * units / ranges);
+            });
+        } else {
+            run(0, units);
+        }
+        for (std::int64_t g = 0; g < groups; ++g)
+            for (std::int64_t ct = 0; ct < u.rows; ++ct)
+                for (std::int64_t f = 0; f < features; ++f)
+                    wd[(g * features + f) * u.rows + ct] = total[static_cast<std::size_t>((g * u.rows + ct) * features + f)];
+        return;
+    }
     // Units are (group, batch, tile) with the group slowest: a range of units adds
     // into few groups.
     auto run = [&](std::int64_t begin, std::int64_t end) {

@@ -49,6 +49,11 @@ def conv_case(w_out, rng, nprng, transpose):
     named = rng.random() < 0.75
     groups = rng.randint(2, 3) if (named and not transpose and rng.random() < 0.3) else 1
     n, c, f = rng.randint(1, 2), rng.randint(1, 3), rng.randint(1, 3)
+    # Long rows (the direct kernels: the last output axis fills vectors, with a tail)
+    # and enough features for whole blocks of 8 and the remainders.
+    long_rows = rng.random() < 0.35
+    if long_rows:
+        f = rng.randint(1, 11)
     kernel = [rng.randint(1, 4) for _ in range(k)]
     stride = [rng.randint(1, 3) for _ in range(k)]
     dilation = [rng.randint(1, 2) for _ in range(k)]
@@ -77,6 +82,8 @@ def conv_case(w_out, rng, nprng, transpose):
             span = dilation[i] * (kernel[i] - 1) + 1
             lo = max(span - widths[i][0] - widths[i][1], max(widths[i]) + 1, 1)
             sizes.append(rng.randint(lo, lo + 5))
+        if long_rows:
+            sizes[-1] += rng.randint(14, 40)
         xshape = [n] + ([groups] if groups > 1 else []) + [c] + sizes
         wshape = ([groups] if groups > 1 else []) + [f, c] + kernel
         x = (nprng.standard_normal(xshape)).astype(npt)
@@ -99,6 +106,8 @@ def conv_case(w_out, rng, nprng, transpose):
         padding = [rng.randint(0, max(0, (dilation[i] * (kernel[i] - 1)) // 2)) for i in range(k)]
         out_pad = [rng.randint(0, max(stride[i], dilation[i]) - 1) for i in range(k)]
         sizes = [rng.randint(1, 5) for _ in range(k)]
+        if long_rows:
+            sizes[-1] += rng.randint(14, 40)
         xshape = [n, c] + sizes
         wshape = [c, f] + kernel
         x = (nprng.standard_normal(xshape)).astype(npt)
