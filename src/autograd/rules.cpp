@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
+#include <numeric>
 #include <numbers>
 #include <type_traits>
 #include <utility>
@@ -397,6 +399,7 @@ struct view_map {
 };
 
 any_tensor gather(const any_tensor& x, const std::shared_ptr<const view_map>& m);
+void scatter_into(tensor_base dst, const any_tensor& gt, const std::shared_ptr<const view_map>& m);
 
 // Adds `g` into the contiguous `dst` through the layout `l` (a view that reaches one
 // element several times cannot be written by assign). The loop runs the axes in the
@@ -440,9 +443,30 @@ void add_through(T* dst, const nt::layout& l, const tensor_base& g) {
 }
 
 any_tensor scatter(const any_tensor& g, const std::shared_ptr<const view_map>& m) {
-    any_tensor out = zeros_of(m->type, m->input_shape.span(), m->input_names.span());
-    tensor_base dst = out.base();
     const any_tensor gt = g.dtype() == m->type ? g : g.astype(m->type);
+    const nt::layout& l = m->layout;
+    const std::int64_t input_size = std::accumulate(m->input_shape.begin(), m->input_shape.end(), std::int64_t{1},
+                                                    std::multiplies<>());
+    // A view that reaches each element of its input once (a rename, a permutation, a
+    // reshape) has a gradient that covers the input whole: no zeros to write first,
+    // and none of it to copy when the view is the input itself under other names.
+    const bool whole = !l.has_self_overlap() && l.element_count() == input_size;
+    any_tensor out;
+    if (whole && l.offset() == 0 && l.is_contiguous() && std::ranges::equal(l.sizes(), m->input_shape.span())) {
+        out = any_tensor(gt.base().without_grad_node().with(gt.base().layout(), m->input_names, gt.base().is_read_only()));
+    } else {
+        out = whole ? any_tensor(tensor_base::allocate(m->type, m->input_shape.span(), m->input_names.span(), "view backward"))
+                    : zeros_of(m->type, m->input_shape.span(), m->input_names.span());
+        scatter_into(out.base(), gt, m);
+    }
+    if (records(g.base())) {
+        attach_node("view backward", out.mutable_base(), {&g.base()},
+                    [m](const any_tensor& gg) -> input_gradients { return {gather(gg, m)}; });
+    }
+    return out;
+}
+
+void scatter_into(tensor_base dst, const any_tensor& gt, const std::shared_ptr<const view_map>& m) {
     if (!m->layout.has_self_overlap()) {
         const no_grad quiet;  // the zero tensor is fresh: writing it is not an operation of the graph
         dst.with(m->layout, m->view_names, false).assign(gt.base().without_grad_node());
@@ -453,11 +477,6 @@ any_tensor scatter(const any_tensor& g, const std::shared_ptr<const view_map>& m
                 add_through<T>(reinterpret_cast<T*>(dst.data()), m->layout, gt.base());
         });
     }
-    if (records(g.base())) {
-        attach_node("view backward", out.mutable_base(), {&g.base()},
-                    [m](const any_tensor& gg) -> input_gradients { return {gather(gg, m)}; });
-    }
-    return out;
 }
 
 any_tensor gather(const any_tensor& x, const std::shared_ptr<const view_map>& m) {

@@ -18,6 +18,7 @@
 #include "nt/learning.hpp"
 #include "nt/names.hpp"
 #include "nt/reduce.hpp"
+#include "nt/segmentation.hpp"
 
 namespace nt::detail {
 
@@ -121,17 +122,21 @@ Tensor<std::int64_t> aligned_labels(const tensor_base& labels, const spec& other
     return y;
 }
 
-/// Every axis but the last, for the per-class sums of (M, C) tensors.
-template <class F>
-Tensor<F> rows_by_class(const Tensor<F>& x, std::size_t class_at, std::int64_t classes) {
-    const std::int64_t m = classes == 0 ? 0 : x.size() / classes;
-    return x.move_axis(static_cast<std::int64_t>(class_at), -1).reshape({m, classes}, names_arg{});
+/// One-hot masks of the int64 labels `y` (the scores' spec without their class axis)
+/// with the class axis back at `at`, under the scores' name for it: y == 0..C-1. The
+/// scores keep their layout (no (M, C) copy with the classes innermost).
+Tensor<bool> hot_at(const Tensor<std::int64_t>& y, std::int64_t classes, std::size_t at, name class_name) {
+    const auto pos = static_cast<std::int64_t>(at);
+    const Tensor<std::int64_t> along(class_axis(y.base(), classes, pos, class_name));
+    return y.unsqueeze(pos, class_name) == along;
 }
 
-/// One-hot rows (M, C) of the int64 labels `y` (M): y == 0..C-1.
-Tensor<bool> hot_rows(const Tensor<std::int64_t>& y, std::int64_t classes) {
-    const Tensor<std::int64_t> flat = y.reshape({y.size()}, names_arg{});
-    return flat.unsqueeze(-1) == nt::arange<std::int64_t>(classes);
+/// Every axis of a rank-`rank` tensor but `at`: the per-class sums.
+std::vector<Axis> all_but(std::size_t rank, std::size_t at) {
+    std::vector<Axis> axes;
+    for (std::size_t i = 0; i < rank; ++i)
+        if (i != at) axes.emplace_back(static_cast<std::int64_t>(i));
+    return axes;
 }
 
 /// The spec of `x` without axis `at`.
@@ -233,24 +238,30 @@ tensor_base cross_entropy(const tensor_base& logits, const tensor_base& labels, 
     }
     return on_floating(logits, op, [&](auto type) -> tensor_base {
         using F = typename decltype(type)::type;
-        const Tensor<F> scores = rows_by_class(softmax_typed(Tensor<F>(logits), Axis(static_cast<std::int64_t>(at)), true),
-                                               at, classes);                          // (M, C) log-probabilities
-        const Tensor<bool> hot = hot_rows(y, classes);                              // (M, C)
-        const Tensor<F> picked = nt::sum(nt::where(hot, scores, 0.0), -1);           // log p[y], (M)
-        Tensor<F> nll = -picked;
+        // By position from here: the labels are aligned to the logits already, and the
+        // class weights are laid along the class axis by reshape.
+        const std::span<const name> unnamed;
+        const Axis class_at(static_cast<std::int64_t>(at));
+        const Tensor<F> scores = softmax_typed(Tensor<F>(logits).rename(unnamed), class_at, true);  // log-probabilities
+        const Tensor<bool> hot = hot_at(y.rename(unnamed), classes, at, name{});
+        const Tensor<F> nll = -nt::sum(nt::where(hot, scores, 0.0), class_at);      // -log p[y]
+        if (!weights && !ignore_index) return nt::mean(nll).base();
         Tensor<F> w;  // w[y], 0 where ignored
         if (weights) {
-            const Tensor<F> wf = any_tensor(*weights).rename(std::span<const name>{}).astype<F>();
-            w = nt::sum(nt::where(hot, wf, 0.0), -1);
+            dims along(logits.rank(), 1);
+            along[at] = classes;
+            const Tensor<F> wf = any_tensor(*weights).rename(unnamed).astype<F>().reshape(along.span(), names_arg{});
+            w = nt::sum(nt::where(hot, wf, 0.0), class_at);
         } else {
-            w = nt::ones<F>({y.size()});
+            w = nt::ones<F>(nll.shape());
         }
+        Tensor<F> kept_nll = nll;
         if (ignore_index) {
-            const Tensor<bool> kept = y.reshape({y.size()}, names_arg{}) != *ignore_index;
-            nll = nt::where(kept, nll, 0.0);
+            const Tensor<bool> kept = y.rename(unnamed) != *ignore_index;
+            kept_nll = nt::where(kept, nll, 0.0);
             w = nt::where(kept, w, 0.0);
         }
-        return (nt::sum(w * nll) / nt::sum(w)).base();
+        return (nt::sum(w * kept_nll) / nt::sum(w)).base();
     });
 }
 
@@ -264,7 +275,7 @@ tensor_base dice_loss(const tensor_base& probs, const tensor_base& target, const
         labels = aligned_labels(target, without_axis(probs, at), probs, classes, std::nullopt, op, "probabilities");
     return on_floating(probs, op, [&](auto type) -> tensor_base {
         using F = typename decltype(type)::type;
-        const Tensor<F> p = rows_by_class(Tensor<F>(probs), at, classes);  // (M, C)
+        const Tensor<F> p(probs);
         Tensor<F> t;
         if (hot_target) {
             const tensor_base view = aligned_to(target, probs.spec(), probs, op, "one-hot target", "probabilities");
@@ -272,12 +283,13 @@ tensor_base dice_loss(const tensor_base& probs, const tensor_base& target, const
                 throw_error(errc::incompatible_sizes,
                             "dice_loss: the one-hot target " + target.describe() + " would be broadcast to the "
                             "probabilities " + probs.describe() + "; it must match them exactly");
-            t = rows_by_class(any_tensor(view).astype<F>(), at, classes);
+            t = any_tensor(view).astype<F>();
         } else {
-            t = hot_rows(*labels, classes).template astype<F>();
+            t = hot_at(*labels, classes, at, probs.names()[at]).template astype<F>();
         }
-        const Tensor<F> intersection = nt::sum(p * t, 0);
-        const Tensor<F> dice = (2.0 * intersection + eps) / (nt::sum(p, 0) + nt::sum(t, 0) + eps);
+        const std::vector<Axis> others = all_but(probs.rank(), at);
+        const Tensor<F> intersection = nt::sum(p * t, others);
+        const Tensor<F> dice = (2.0 * intersection + eps) / (nt::sum(p, others) + nt::sum(t, others) + eps);
         return (1.0 - nt::mean(dice)).base();
     });
 }
