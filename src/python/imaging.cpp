@@ -67,6 +67,16 @@ std::vector<double> to_doubles(const py::object& o) {
     return o.cast<std::vector<double>>();
 }
 
+/// The options conv and conv_transpose share.
+template <class Options>
+void shared_conv_options(Options& o, const py::object& stride, const py::object& dilation, const py::object& bias,
+                         const py::object& keep) {
+    o.stride = to_dims(stride);
+    o.dilation = to_dims(dilation);
+    if (!bias.is_none()) o.bias = to_tensor(bias);
+    if (!keep.is_none()) o.keep = to_axes(keep);
+}
+
 }  // namespace
 
 void bind_imaging(py::module_& m, tensor_class&) {
@@ -76,12 +86,9 @@ void bind_imaging(py::module_& m, tensor_class&) {
         const any_tensor tx = to_tensor(x), tw = to_tensor(w);
         const auto ax = to_axes(axes);
         nt::conv_options o;
-        o.stride = to_dims(stride);
-        o.dilation = to_dims(dilation);
+        shared_conv_options(o, stride, dilation, bias, keep);
         o.padding = to_padding(padding);
         o.pad_mode = pad_mode_from(pad_mode);
-        if (!keep.is_none()) o.keep = to_axes(keep);
-        if (!bias.is_none()) o.bias = to_tensor(bias);
         return released([&] { return nt::conv(tx, tw, nt::axes_arg(ax), o); });
     }, py::arg("x"), py::arg("w"), py::arg("axes"), py::arg("stride") = py::none(), py::arg("dilation") = py::none(),
        py::arg("padding") = 0, py::arg("pad_mode") = "constant", py::arg("bias") = py::none(),
@@ -226,12 +233,9 @@ void bind_imaging(py::module_& m, tensor_class&) {
         const any_tensor tx = to_tensor(x), tw = to_tensor(w);
         const auto ax = to_axes(axes);
         nt::conv_transpose_options o;
-        o.stride = to_dims(stride);
-        o.dilation = to_dims(dilation);
+        shared_conv_options(o, stride, dilation, bias, keep);
         o.padding = to_dims(padding);
         o.output_padding = to_dims(output_padding);
-        if (!bias.is_none()) o.bias = to_tensor(bias);
-        if (!keep.is_none()) o.keep = to_axes(keep);
         return released([&] { return nt::conv_transpose(tx, tw, nt::axes_arg(ax), o); });
     }, py::arg("x"), py::arg("w"), py::arg("axes"), py::arg("stride") = py::none(), py::arg("dilation") = py::none(),
        py::arg("padding") = py::none(), py::arg("output_padding") = py::none(), py::arg("bias") = py::none(),
