@@ -75,6 +75,41 @@ py::object value_and_grads(const py::function& f, const py::args& xs, bool with_
     return with_value ? py::object(py::make_tuple(y, grads)) : grads;
 }
 
+// nt::check_grad with a Python f: the arguments in double, the analytic gradients
+// from one recorded call, then two calls per element without recording.
+nt::grad_check_report check_grad(const py::function& f, const py::args& xs, const nt::grad_check_options& o) {
+    namespace d = nt::detail;
+    if (xs.empty())
+        nt::throw_error(nt::errc::invalid_argument, "nt.check_grad: give f and at least one tensor: nt.check_grad(f, x)");
+    std::vector<d::tensor_base> x;
+    for (const any_tensor& t : tensors_of(xs)) x.push_back(t.astype(nt::dtype::f64).base().without_grad_node());
+    auto call = [&](const std::vector<d::tensor_base>& args) {
+        py::tuple t(args.size());
+        for (std::size_t i = 0; i < args.size(); ++i) t[i] = py::cast(any_tensor(args[i]));
+        return to_tensor(f(*t));
+    };
+    std::vector<d::tensor_base> analytic;
+    {
+        const d::grad_mode_guard on(true);
+        std::vector<d::tensor_base> inputs;
+        for (const d::tensor_base& t : x) inputs.push_back(d::grad_input(t));
+        const any_tensor y = call(inputs);
+        analytic = d::gradients_of("nt.check_grad", y.base(), nullptr, inputs, false);
+    }
+    nt::grad_check_report report;
+    const nt::no_grad quiet;
+    for (std::size_t k = 0; k < x.size(); ++k)
+        for (std::int64_t i = 0; i < x[k].size(); ++i) {
+            auto args = x;
+            args[k] = d::nudged(x[k], i, o.eps);
+            const double up = d::value_of(call(args).base(), "nt.check_grad");
+            args[k] = d::nudged(x[k], i, -o.eps);
+            const double down = d::value_of(call(args).base(), "nt.check_grad");
+            d::compare_gradient(report, k, x[k], analytic[k], i, (up - down) / (2 * o.eps), o);
+        }
+    return report;
+}
+
 template <class Opt>
 py::class_<Opt> bind_optimizer(py::module_& m, const char* name) {
     return py::class_<Opt>(m, name)
@@ -110,6 +145,18 @@ void bind_autograd(py::module_& m, tensor_class& tensor) {
           py::arg("f"));
     m.def("value_and_grad", [](const py::function& f, const py::args& xs) { return value_and_grads(f, xs, true); },
           py::arg("f"));
+    py::class_<nt::grad_check_report>(m, "GradCheckReport")
+        .def_readonly("ok", &nt::grad_check_report::ok)
+        .def_readonly("max_rel_error", &nt::grad_check_report::max_rel_error)
+        .def_readonly("where", &nt::grad_check_report::where)
+        .def("__bool__", [](const nt::grad_check_report& r) { return r.ok; })
+        .def("__repr__", [](const nt::grad_check_report& r) {
+            return "GradCheckReport(ok=" + std::string(r.ok ? "True" : "False") +
+                   ", max_rel_error=" + std::to_string(r.max_rel_error) + ", where='" + r.where + "')";
+        });
+    m.def("check_grad", [](const py::function& f, const py::args& xs, double eps, double tolerance) {
+        return check_grad(f, xs, nt::grad_check_options{eps, tolerance});
+    }, py::arg("f"), py::kw_only(), py::arg("eps") = 1e-6, py::arg("tolerance") = 1e-6);
     m.def("vjp", [](const py::function& f, const py::object& x, const py::object& v) {
         const any_tensor tv = to_tensor(v);
         const nt::detail::grad_mode_guard on(true);

@@ -134,3 +134,30 @@ def test_function_transforms_match_torch():
         nt.grad(lambda a: a * 2.0, tx)  # not one element
     with pytest.raises(nt.Error):
         nt.grad(lambda a: nt.sum(a), nt.asarray(np.arange(3)))  # integers take no gradient
+
+
+def test_check_grad_finds_a_right_and_a_wrong_gradient():
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((3, 4))
+    w = rng.standard_normal(4)
+    tx, tw = nt.asarray(x, names=("H", "W")), nt.asarray(w, names=("W",))
+    report = nt.check_grad(lambda a, b: nt.sum(nt.tanh(a * b)), tx, tw)
+    assert report.ok and bool(report) and report.max_rel_error < 1e-6
+
+    # A function whose recorded gradient is not its derivative: the detached factor
+    # makes the analytic gradient of a * a half the numeric one (torch agrees).
+    px = torch.tensor(x, requires_grad=True)
+    (px * px.detach()).sum().backward()
+    assert np.allclose(px.grad.numpy(), x)  # half of 2x
+    bad = nt.check_grad(lambda a: nt.sum(a * a.detach()), tx)
+    assert not bad.ok and not bool(bad)
+    assert bad.max_rel_error > 0.1 and "argument 0" in bad.where
+    assert "GradCheckReport(ok=False" in repr(bad)
+
+    loose = nt.check_grad(lambda a: nt.sum(a * a.detach()), tx, eps=1e-4, tolerance=10.0)
+    assert loose.ok
+
+    with pytest.raises(nt.Error):
+        nt.check_grad(lambda a: a * 2.0, tx)  # not one element
+    with pytest.raises(nt.Error):
+        nt.check_grad(lambda: nt.zeros((1,)))  # no tensor to check
