@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <cstddef>
+#include <cstring>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -146,6 +147,53 @@ private:
     std::size_t size_ = 0;
 };
 
+/// Copies the n elements of a shape, strides or names. Most tensors have one to four
+/// axes: element by element, where a memcpy of a run-time size is a call (or a rep
+/// movs) whose start-up costs more than the copy.
+template <class T>
+void copy_few(T* to, const T* from, std::size_t n) noexcept {
+    static_assert(std::is_trivially_copyable_v<T>);
+    switch (n) {
+        case 4: to[3] = from[3]; [[fallthrough]];
+        case 3: to[2] = from[2]; [[fallthrough]];
+        case 2: to[1] = from[1]; [[fallthrough]];
+        case 1: to[0] = from[0]; [[fallthrough]];
+        case 0: return;
+        default: std::memcpy(static_cast<void*>(to), static_cast<const void*>(from), n * sizeof(T));
+    }
+}
+
+/// A node's copy of its result's sizes or names: a few in the node, more in tape
+/// memory. Recording copies them for every operation; a dims or name_list is mostly
+/// inline room for rank 8 that each copy writes whole.
+template <class T, std::size_t Few>
+class node_list {
+public:
+    node_list() noexcept {}  // NOLINT(modernize-use-equals-default): leaves few_ unwritten
+    node_list(const node_list&) = delete;
+    node_list& operator=(const node_list&) = delete;
+    ~node_list() { release(); }
+
+    void assign(std::span<const T> values) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        release();
+        T* to = few_;
+        if (values.size() > Few) to = more_ = static_cast<T*>(tape_allocate(values.size() * sizeof(T)));
+        copy_few(to, values.data(), values.size());
+        size_ = static_cast<std::uint32_t>(values.size());
+    }
+    [[nodiscard]] std::span<const T> span() const noexcept { return {more_ != nullptr ? more_ : few_, size_}; }
+
+private:
+    void release() noexcept {
+        if (more_ != nullptr) tape_deallocate(more_, size_ * sizeof(T));
+        more_ = nullptr;
+    }
+    T* more_ = nullptr;
+    std::uint32_t size_ = 0;
+    T few_[Few];
+};
+
 /// What a leaf (a tensor marked with_grad) keeps: its accumulated gradient. Two
 /// graphs on two threads may reach one leaf.
 struct leaf_gradient {
@@ -161,13 +209,14 @@ struct tape_node {
     std::string op;  // the operation, for messages
     dtype type = dtype::f32;
     bool released = false;  // the rule was freed by a backward pass without retain_graph
-    dims shape;
-    name_list names;
     // null where an input takes no gradient
     node_inputs inputs;
     backward_rule rule;
     // Leaves only (an operation's node has none: it is made thousands of times a step).
     std::unique_ptr<leaf_gradient> leaf;
+    // The result's spec, for the gradients' checks and messages.
+    node_list<std::int64_t, 4> shape;
+    node_list<name, 4> names;
 
     [[nodiscard]] std::string describe() const;
 };

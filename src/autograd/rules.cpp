@@ -142,9 +142,14 @@ void record_binary_operands(binary_op op, std::string_view name, const tensor_ba
         return std::allocate_shared<const spec>(tape_allocator<spec>(), t->spec());
     };
     const bool operands = reads_operands(op);
+    // A product's gradient for one operand reads only the other, a quotient's for the
+    // numerator only the denominator: y * 0.5 saves nothing, y * w with both in the
+    // graph saves both (rules save only what they read).
+    const bool read_a = operands && (!(op == binary_op::mul || op == binary_op::div) || need_b);
+    const bool read_b = operands && (op != binary_op::mul || need_a);
     out.grad_node()->rule = [op, need_a, need_b, operands, sa = broadcast_from(a, need_a),
-                             sb = broadcast_from(b, need_b), va = rule_operand(a, operands, out.type(), scalar),
-                             vb = rule_operand(b, operands, out.type(), scalar),
+                             sb = broadcast_from(b, need_b), va = rule_operand(a, read_a, out.type(), scalar),
+                             vb = rule_operand(b, read_b, out.type(), scalar),
                              vo = reads_output(op) ? saved_tensor::output(out) : saved_tensor()](
                                 const any_tensor& g) -> input_gradients {
         const any_tensor empty;
