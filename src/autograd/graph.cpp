@@ -381,7 +381,7 @@ void attach_node(std::string_view op, tensor_base& out, std::initializer_list<co
                  backward_rule rule) {
     if (!is_floating(out.type())) return;
     auto n = make_tape_node();
-    n->op = std::string(op);
+    n->op = op;
     n->type = out.type();
     n->shape.assign(out.shape());
     n->names.assign(out.names());

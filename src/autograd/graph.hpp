@@ -194,6 +194,55 @@ private:
     T few_[Few];
 };
 
+/// The name of a node's operation, for messages. Most are a few letters, kept in the
+/// node by fixed-size copies: building a std::string from a string_view is a call
+/// and a memcpy for every recorded operation.
+class op_name {
+public:
+    op_name() noexcept {}  // NOLINT(modernize-use-equals-default): leaves few_ unwritten
+    op_name(const op_name&) = delete;
+    op_name& operator=(const op_name&) = delete;
+    op_name& operator=(std::string_view s) {
+        if (s.size() > sizeof(few_)) {
+            long_ = std::make_unique<std::string>(s);
+            return *this;
+        }
+        long_.reset();
+        size_ = static_cast<std::uint8_t>(s.size());
+        const char* from = s.data();
+        // Two overlapping copies of a fixed size cover any length between it and twice it.
+        auto copy_ends = [&]<std::size_t W>(std::integral_constant<std::size_t, W>) {
+            std::memcpy(few_, from, W);
+            std::memcpy(few_ + size_ - W, from + size_ - W, W);
+        };
+        if (size_ > 16) {
+            std::memcpy(few_ + 8, from + 8, 8);
+            copy_ends(std::integral_constant<std::size_t, 8>{});
+        } else if (size_ >= 8) {
+            copy_ends(std::integral_constant<std::size_t, 8>{});
+        } else if (size_ >= 4) {
+            copy_ends(std::integral_constant<std::size_t, 4>{});
+        } else if (size_ >= 2) {
+            copy_ends(std::integral_constant<std::size_t, 2>{});
+        } else if (size_ == 1) {
+            few_[0] = from[0];
+        }
+        return *this;
+    }
+    [[nodiscard]] std::string_view view() const noexcept { return long_ ? std::string_view(*long_) : std::string_view(few_, size_); }
+    [[nodiscard]] std::string str() const { return std::string(view()); }
+
+    friend std::string operator+(std::string a, const op_name& b) { return a.append(b.view()); }
+    friend std::string operator+(const char* a, const op_name& b) { return std::string(a).append(b.view()); }
+    friend std::string operator+(const op_name& a, const char* b) { return a.str().append(b); }
+    friend std::string operator+(const op_name& a, const std::string& b) { return a.str().append(b); }
+
+private:
+    char few_[23];
+    std::uint8_t size_ = 0;
+    std::unique_ptr<std::string> long_;
+};
+
 /// What a leaf (a tensor marked with_grad) keeps: its accumulated gradient. Two
 /// graphs on two threads may reach one leaf.
 struct leaf_gradient {
@@ -206,7 +255,7 @@ struct tape_node {
     // (its inline shape and names buffers too) before the members' initialisers run.
     tape_node() noexcept {}  // NOLINT(modernize-use-equals-default)
 
-    std::string op;  // the operation, for messages
+    op_name op;  // the operation, for messages
     dtype type = dtype::f32;
     bool released = false;  // the rule was freed by a backward pass without retain_graph
     // null where an input takes no gradient
