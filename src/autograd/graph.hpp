@@ -123,28 +123,35 @@ public:
     using value_type = std::shared_ptr<tape_node>;
 
     void reserve(std::size_t n) {
-        if (n > few_.size()) more_.reserve(n);
+        if (n <= few_.size()) return;
+        if (!more_) more_ = std::make_unique<std::vector<value_type>>();
+        more_->reserve(n);
     }
     template <class... Args>
     void emplace_back(Args&&... args) {
-        if (size_ < few_.size() && more_.capacity() == 0) {
+        if (size_ < few_.size() && !more_) {
             few_[size_++] = value_type(std::forward<Args>(args)...);
             return;
         }
-        if (more_.empty())
-            for (std::size_t i = 0; i < size_; ++i) more_.push_back(std::move(few_[i]));
-        more_.emplace_back(std::forward<Args>(args)...);
+        if (!more_) more_ = std::make_unique<std::vector<value_type>>();
+        if (more_->empty())
+            for (std::size_t i = 0; i < size_; ++i) more_->push_back(std::move(few_[i]));
+        more_->emplace_back(std::forward<Args>(args)...);
         ++size_;
     }
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
-    [[nodiscard]] const value_type* begin() const noexcept { return more_.empty() ? few_.data() : more_.data(); }
+    [[nodiscard]] const value_type* begin() const noexcept {
+        return more_ && !more_->empty() ? more_->data() : few_.data();
+    }
     [[nodiscard]] const value_type* end() const noexcept { return begin() + size_; }
     [[nodiscard]] const value_type& operator[](std::size_t i) const noexcept { return begin()[i]; }
 
 private:
     std::array<value_type, 2> few_;
-    std::vector<value_type, tape_allocator<value_type>> more_;
-    std::size_t size_ = 0;
+    // Operations of more than two inputs (clip, concatenate) only: a pointer keeps the
+    // node of every other operation a cache line smaller.
+    std::unique_ptr<std::vector<value_type>> more_;
+    std::uint32_t size_ = 0;
 };
 
 /// Copies the n elements of a shape, strides or names. Most tensors have one to four
@@ -175,23 +182,25 @@ public:
     ~node_list() { release(); }
 
     void assign(std::span<const T> values) {
-        static_assert(std::is_trivially_copyable_v<T>);
+        static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
         release();
         T* to = few_;
         if (values.size() > Few) to = more_ = static_cast<T*>(tape_allocate(values.size() * sizeof(T)));
-        copy_few(to, values.data(), values.size());
         size_ = static_cast<std::uint32_t>(values.size());
+        copy_few(to, values.data(), values.size());
     }
-    [[nodiscard]] std::span<const T> span() const noexcept { return {more_ != nullptr ? more_ : few_, size_}; }
+    [[nodiscard]] std::span<const T> span() const noexcept { return {size_ > Few ? more_ : few_, size_}; }
 
 private:
     void release() noexcept {
-        if (more_ != nullptr) tape_deallocate(more_, size_ * sizeof(T));
-        more_ = nullptr;
+        if (size_ > Few) tape_deallocate(more_, size_ * sizeof(T));
+        size_ = 0;
     }
-    T* more_ = nullptr;
+    union {
+        T few_[Few];
+        T* more_;  // when size_ > Few
+    };
     std::uint32_t size_ = 0;
-    T few_[Few];
 };
 
 /// The name of a node's operation, for messages. Most are a few letters, kept in the
