@@ -122,35 +122,47 @@ class node_inputs {
 public:
     using value_type = std::shared_ptr<tape_node>;
 
+    node_inputs() noexcept = default;
+    node_inputs(const node_inputs&) = delete;
+    node_inputs& operator=(const node_inputs&) = delete;
+    ~node_inputs() {
+        if (more_ == nullptr) return;
+        more_->~more_list();
+        tape_deallocate(more_, sizeof(more_list));
+    }
+
     void reserve(std::size_t n) {
-        if (n <= few_.size()) return;
-        if (!more_) more_ = std::make_unique<std::vector<value_type>>();
-        more_->reserve(n);
+        if (n > few_.size()) more().reserve(n);
     }
     template <class... Args>
     void emplace_back(Args&&... args) {
-        if (size_ < few_.size() && !more_) {
+        if (size_ < few_.size() && more_ == nullptr) {
             few_[size_++] = value_type(std::forward<Args>(args)...);
             return;
         }
-        if (!more_) more_ = std::make_unique<std::vector<value_type>>();
-        if (more_->empty())
-            for (std::size_t i = 0; i < size_; ++i) more_->push_back(std::move(few_[i]));
-        more_->emplace_back(std::forward<Args>(args)...);
+        more_list& m = more();
+        if (m.empty())
+            for (std::size_t i = 0; i < size_; ++i) m.push_back(std::move(few_[i]));
+        m.emplace_back(std::forward<Args>(args)...);
         ++size_;
     }
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
     [[nodiscard]] const value_type* begin() const noexcept {
-        return more_ && !more_->empty() ? more_->data() : few_.data();
+        return more_ != nullptr && !more_->empty() ? more_->data() : few_.data();
     }
     [[nodiscard]] const value_type* end() const noexcept { return begin() + size_; }
     [[nodiscard]] const value_type& operator[](std::size_t i) const noexcept { return begin()[i]; }
 
 private:
+    using more_list = std::vector<value_type, tape_allocator<value_type>>;
+    more_list& more() {
+        if (more_ == nullptr) more_ = ::new (tape_allocate(sizeof(more_list))) more_list();
+        return *more_;
+    }
     std::array<value_type, 2> few_;
     // Operations of more than two inputs (clip, concatenate) only: a pointer keeps the
     // node of every other operation a cache line smaller.
-    std::unique_ptr<std::vector<value_type>> more_;
+    more_list* more_ = nullptr;
     std::uint32_t size_ = 0;
 };
 
