@@ -183,73 +183,129 @@ void advance_version(const tensor_base& t, std::string_view op) {
 
 // --- saved tensors ------------------------------------------------------------------
 
+// The tensor in parts, its sizes, strides and names after the block in the same
+// allocation: a tensor_base is mostly the inline room of rank-8 layouts and names,
+// and recording writes one saved tensor for most operations it records.
 struct saved_tensor::block {
-    // One copy of the tensor, made in place (its node left behind unless `other`).
-    block(const tensor_base& t, saved_kind k)
-        : tensor(k == saved_kind::other ? tensor_base(t)
-                                        : tensor_base(t.type(), t.owner(), t.storage(), t.extent(), t.layout(),
-                                                      name_list(t.names()), t.is_read_only())),
-          node(k == saved_kind::other ? nullptr : t.grad_node().get()),
-          kind(k) {
-        if (tensor.storage() == nullptr) return;
+    // Its node left behind unless `other`.
+    block(const tensor_base& t, saved_kind k) noexcept
+        : owner(t.owner()),
+          kept_node(k == saved_kind::other ? t.grad_node() : nullptr),
+          storage(t.storage()),
+          extent(t.extent()),
+          offset(t.layout().offset()),
+          node(t.grad_node().get()),
+          type(t.type()),
+          kind(k),
+          read_only(t.is_read_only()),
+          rank(static_cast<std::uint8_t>(t.rank())),
+          name_count(static_cast<std::uint8_t>(t.names().size())) {
+        copy_few(sizes(), t.shape().data(), rank);
+        copy_few(strides(), t.strides().data(), rank);
+        copy_few(names(), t.names().data(), name_count);
+        if (storage == nullptr) return;
         if (watched_storages.load(std::memory_order_relaxed) == 0) [[unlikely]]
             watched_storages.store(1, std::memory_order_relaxed);
-        version_slot& slot = slot_of(tensor.storage());
+        version_slot& slot = slot_of(storage);
         slot.watchers.fetch_add(1, std::memory_order_acq_rel);
         writes = slot.writes.load(std::memory_order_acquire);
     }
     // A copy watches from the same point: a write between the save and the copy is
     // still seen.
-    block(const block& other) : tensor(other.tensor), node(other.node), kind(other.kind), writes(other.writes) {
-        if (tensor.storage() != nullptr) slot_of(tensor.storage()).watchers.fetch_add(1, std::memory_order_acq_rel);
+    block(const block& other) noexcept
+        : owner(other.owner),
+          kept_node(other.kept_node),
+          storage(other.storage),
+          extent(other.extent),
+          offset(other.offset),
+          node(other.node),
+          writes(other.writes),
+          type(other.type),
+          kind(other.kind),
+          read_only(other.read_only),
+          rank(other.rank),
+          name_count(other.name_count) {
+        copy_few(sizes(), other.sizes(), rank);
+        copy_few(strides(), other.strides(), rank);
+        copy_few(names(), other.names(), name_count);
+        if (storage != nullptr) slot_of(storage).watchers.fetch_add(1, std::memory_order_acq_rel);
     }
     block& operator=(const block&) = delete;
     ~block() {
-        if (tensor.storage() == nullptr) return;
-        if (slot_of(tensor.storage()).watchers.fetch_sub(1, std::memory_order_acq_rel) == 1) forget_writes();
+        if (storage == nullptr) return;
+        if (slot_of(storage).watchers.fetch_sub(1, std::memory_order_acq_rel) == 1) forget_writes();
     }
+
+    [[nodiscard]] static std::size_t bytes_for(std::size_t rank, std::size_t name_count) noexcept {
+        return sizeof(block) + 2 * rank * sizeof(std::int64_t) + name_count * sizeof(name);
+    }
+    [[nodiscard]] std::size_t bytes() const noexcept { return bytes_for(rank, name_count); }
+    [[nodiscard]] std::int64_t* sizes() const noexcept {
+        return reinterpret_cast<std::int64_t*>(const_cast<block*>(this) + 1);
+    }
+    [[nodiscard]] std::int64_t* strides() const noexcept { return sizes() + rank; }
+    [[nodiscard]] name* names() const noexcept { return reinterpret_cast<name*>(strides() + rank); }
+
+    [[nodiscard]] tensor_base tensor() const {
+        tensor_base t(type, owner, storage, extent,
+                      nt::layout(std::span<const std::int64_t>(sizes(), rank),
+                                 std::span<const std::int64_t>(strides(), rank), offset),
+                      name_list(std::span<const name>(names(), name_count)), read_only);
+        if (kept_node) t.set_grad_node(kept_node);
+        return t;
+    }
+
     // The slot's last watcher is gone: its storages' notes are of no more use.
     void forget_writes() const noexcept {
         if (noted_writes.load(std::memory_order_acquire) == 0) return;
         std::lock_guard lock(writes_mutex);
         auto& table = written_storages();
-        version_slot* mine = &slot_of(tensor.storage());
+        version_slot* mine = &slot_of(storage);
         for (auto it = table.begin(); it != table.end();)
             it = &slot_of(it->first) == mine ? table.erase(it) : std::next(it);
         noted_writes.store(table.size(), std::memory_order_release);
     }
     // The op that wrote into the storage since it was saved, or empty.
     [[nodiscard]] std::string write_since() const {
-        if (tensor.storage() == nullptr) return {};
-        if (slot_of(tensor.storage()).writes.load(std::memory_order_acquire) == writes) return {};
+        if (storage == nullptr) return {};
+        if (slot_of(storage).writes.load(std::memory_order_acquire) == writes) return {};
         std::lock_guard lock(writes_mutex);
-        auto it = written_storages().find(tensor.storage());
+        auto it = written_storages().find(storage);
         return it != written_storages().end() && it->second.count > writes ? it->second.op : std::string();
     }
 
-    tensor_base tensor;  // without its node, except for saved_kind::other
+    std::shared_ptr<void> owner;
+    std::shared_ptr<tape_node> kept_node;  // saved_kind::other only
+    std::byte* storage;
+    std::int64_t extent;
+    std::int64_t offset;
     const tape_node* node;  // the node it had (input and output kinds)
-    saved_kind kind;
     std::uint64_t writes = 0;  // the slot's writes when saved
+    dtype type;
+    saved_kind kind;
+    bool read_only;
+    std::uint8_t rank;        // max_rank fits
+    std::uint8_t name_count;  // 0 or rank
 };
+static_assert(sizeof(saved_tensor::block) % alignof(std::int64_t) == 0);
+static_assert(max_rank <= 255 && std::is_trivially_copyable_v<name> && alignof(name) <= alignof(std::int64_t));
 
 namespace {
 
-template <class... Args>
-saved_tensor::block* new_block(Args&&... args) {
-    using block = saved_tensor::block;
-    void* memory = tape_allocate(sizeof(block));
-    try {
-        return ::new (memory) block(std::forward<Args>(args)...);
-    } catch (...) {
-        tape_deallocate(memory, sizeof(block));
-        throw;
-    }
+saved_tensor::block* new_block(const tensor_base& t, saved_kind k) {
+    void* memory = tape_allocate(saved_tensor::block::bytes_for(t.rank(), t.names().size()));
+    return ::new (memory) saved_tensor::block(t, k);
+}
+
+saved_tensor::block* copy_block(const saved_tensor::block& other) {
+    void* memory = tape_allocate(other.bytes());
+    return ::new (memory) saved_tensor::block(other);
 }
 
 void delete_block(saved_tensor::block* b) noexcept {
+    const std::size_t bytes = b->bytes();
     b->~block();
-    tape_deallocate(b, sizeof(saved_tensor::block));
+    tape_deallocate(b, bytes);
 }
 
 // Thrown by saved_tensor::get inside a rule; the reverse pass names the rule.
@@ -273,7 +329,7 @@ saved_tensor saved_tensor::output(const tensor_base& out) {
     return s;
 }
 
-saved_tensor::saved_tensor(const saved_tensor& other) : block_(other.block_ ? new_block(*other.block_) : nullptr) {}
+saved_tensor::saved_tensor(const saved_tensor& other) : block_(other.block_ ? copy_block(*other.block_) : nullptr) {}
 
 saved_tensor& saved_tensor::operator=(const saved_tensor& other) {
     if (this != &other) *this = saved_tensor(other);
@@ -296,9 +352,9 @@ any_tensor saved_tensor::get() const {
     if (block_ == nullptr) return {};
     const block& b = *block_;
     if (std::string write = b.write_since(); !write.empty())
-        throw overwritten_saved_tensor{b.tensor.describe(), std::move(write)};
+        throw overwritten_saved_tensor{b.tensor().describe(), std::move(write)};
     // Without create_graph the rule records nothing: the tensor needs no node.
-    if (b.kind == saved_kind::other || b.node == nullptr || !recording) return any_tensor(b.tensor);
+    if (b.kind == saved_kind::other || b.node == nullptr || !recording) return any_tensor(b.tensor());
     const std::shared_ptr<tape_node>* found = nullptr;
     if (running_rule != nullptr) {
         if (b.kind == saved_kind::output && running_rule->get() == b.node) found = running_rule;
@@ -307,10 +363,10 @@ any_tensor saved_tensor::get() const {
                 if (in.get() == b.node) found = &in;
     }
     if (found == nullptr)
-        throw error(errc::invalid_argument, "backward: the tensor " + b.tensor.describe() +
+        throw error(errc::invalid_argument, "backward: the tensor " + b.tensor().describe() +
                                                 " was saved for a rule other than the one running (an ntensor defect: "
                                                 "please report it)");
-    tensor_base t = b.tensor;
+    tensor_base t = b.tensor();
     t.set_grad_node(*found);
     return any_tensor(std::move(t));
 }
@@ -325,10 +381,10 @@ void attach_node(std::string_view op, tensor_base& out, std::initializer_list<co
                  backward_rule rule) {
     if (!is_floating(out.type())) return;
     auto n = make_tape_node();
-    n->op = std::string(op);
+    n->op = op;
     n->type = out.type();
-    n->shape = dims(out.shape());
-    n->names = name_list(out.names());
+    n->shape.assign(out.shape());
+    n->names.assign(out.names());
     n->inputs.reserve(inputs.size());
     // One reference taken per input (a conditional expression would copy twice).
     for (const tensor_base* in : inputs) {
@@ -503,8 +559,8 @@ tensor_base mark_with_grad(const tensor_base& t) {
     n->op = "with_grad";
     n->leaf = std::make_unique<leaf_gradient>();
     n->type = t.type();
-    n->shape = dims(t.shape());
-    n->names = name_list(t.names());
+    n->shape.assign(t.shape());
+    n->names.assign(t.names());
     out.set_grad_node(std::move(n));
     return out;
 }

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <cstddef>
+#include <cstring>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -121,29 +122,146 @@ class node_inputs {
 public:
     using value_type = std::shared_ptr<tape_node>;
 
+    node_inputs() noexcept = default;
+    node_inputs(const node_inputs&) = delete;
+    node_inputs& operator=(const node_inputs&) = delete;
+    ~node_inputs() {
+        if (more_ == nullptr) return;
+        more_->~more_list();
+        tape_deallocate(more_, sizeof(more_list));
+    }
+
     void reserve(std::size_t n) {
-        if (n > few_.size()) more_.reserve(n);
+        if (n > few_.size()) more().reserve(n);
     }
     template <class... Args>
     void emplace_back(Args&&... args) {
-        if (size_ < few_.size() && more_.capacity() == 0) {
+        if (size_ < few_.size() && more_ == nullptr) {
             few_[size_++] = value_type(std::forward<Args>(args)...);
             return;
         }
-        if (more_.empty())
-            for (std::size_t i = 0; i < size_; ++i) more_.push_back(std::move(few_[i]));
-        more_.emplace_back(std::forward<Args>(args)...);
+        more_list& m = more();
+        if (m.empty())
+            for (std::size_t i = 0; i < size_; ++i) m.push_back(std::move(few_[i]));
+        m.emplace_back(std::forward<Args>(args)...);
         ++size_;
     }
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
-    [[nodiscard]] const value_type* begin() const noexcept { return more_.empty() ? few_.data() : more_.data(); }
+    [[nodiscard]] const value_type* begin() const noexcept {
+        return more_ != nullptr && !more_->empty() ? more_->data() : few_.data();
+    }
     [[nodiscard]] const value_type* end() const noexcept { return begin() + size_; }
     [[nodiscard]] const value_type& operator[](std::size_t i) const noexcept { return begin()[i]; }
 
 private:
+    using more_list = std::vector<value_type, tape_allocator<value_type>>;
+    more_list& more() {
+        if (more_ == nullptr) more_ = ::new (tape_allocate(sizeof(more_list))) more_list();
+        return *more_;
+    }
     std::array<value_type, 2> few_;
-    std::vector<value_type, tape_allocator<value_type>> more_;
-    std::size_t size_ = 0;
+    // Operations of more than two inputs (clip, concatenate) only: a pointer keeps the
+    // node of every other operation a cache line smaller.
+    more_list* more_ = nullptr;
+    std::uint32_t size_ = 0;
+};
+
+/// Copies the n elements of a shape, strides or names. Most tensors have one to four
+/// axes: element by element, where a memcpy of a run-time size is a call (or a rep
+/// movs) whose start-up costs more than the copy.
+template <class T>
+void copy_few(T* to, const T* from, std::size_t n) noexcept {
+    static_assert(std::is_trivially_copyable_v<T>);
+    switch (n) {
+        case 4: to[3] = from[3]; [[fallthrough]];
+        case 3: to[2] = from[2]; [[fallthrough]];
+        case 2: to[1] = from[1]; [[fallthrough]];
+        case 1: to[0] = from[0]; [[fallthrough]];
+        case 0: return;
+        default: std::memcpy(static_cast<void*>(to), static_cast<const void*>(from), n * sizeof(T));
+    }
+}
+
+/// A node's copy of its result's sizes or names: a few in the node, more in tape
+/// memory. Recording copies them for every operation; a dims or name_list is mostly
+/// inline room for rank 8 that each copy writes whole.
+template <class T, std::size_t Few>
+class node_list {
+public:
+    node_list() noexcept {}  // NOLINT(modernize-use-equals-default): leaves few_ unwritten
+    node_list(const node_list&) = delete;
+    node_list& operator=(const node_list&) = delete;
+    ~node_list() { release(); }
+
+    void assign(std::span<const T> values) {
+        static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+        release();
+        T* to = few_;
+        if (values.size() > Few) to = more_ = static_cast<T*>(tape_allocate(values.size() * sizeof(T)));
+        size_ = static_cast<std::uint32_t>(values.size());
+        copy_few(to, values.data(), values.size());
+    }
+    [[nodiscard]] std::span<const T> span() const noexcept { return {size_ > Few ? more_ : few_, size_}; }
+
+private:
+    void release() noexcept {
+        if (size_ > Few) tape_deallocate(more_, size_ * sizeof(T));
+        size_ = 0;
+    }
+    union {
+        T few_[Few];
+        T* more_;  // when size_ > Few
+    };
+    std::uint32_t size_ = 0;
+};
+
+/// The name of a node's operation, for messages. Most are a few letters, kept in the
+/// node by fixed-size copies: building a std::string from a string_view is a call
+/// and a memcpy for every recorded operation.
+class op_name {
+public:
+    op_name() noexcept {}  // NOLINT(modernize-use-equals-default): leaves few_ unwritten
+    op_name(const op_name&) = delete;
+    op_name& operator=(const op_name&) = delete;
+    op_name& operator=(std::string_view s) {
+        if (s.size() > sizeof(few_)) {
+            long_ = std::make_unique<std::string>(s);
+            return *this;
+        }
+        long_.reset();
+        size_ = static_cast<std::uint8_t>(s.size());
+        const char* from = s.data();
+        // Two overlapping copies of a fixed size cover any length between it and twice it.
+        auto copy_ends = [&]<std::size_t W>(std::integral_constant<std::size_t, W>) {
+            std::memcpy(few_, from, W);
+            std::memcpy(few_ + size_ - W, from + size_ - W, W);
+        };
+        if (size_ > 16) {
+            std::memcpy(few_ + 8, from + 8, 8);
+            copy_ends(std::integral_constant<std::size_t, 8>{});
+        } else if (size_ >= 8) {
+            copy_ends(std::integral_constant<std::size_t, 8>{});
+        } else if (size_ >= 4) {
+            copy_ends(std::integral_constant<std::size_t, 4>{});
+        } else if (size_ >= 2) {
+            copy_ends(std::integral_constant<std::size_t, 2>{});
+        } else if (size_ == 1) {
+            few_[0] = from[0];
+        }
+        return *this;
+    }
+    [[nodiscard]] std::string_view view() const noexcept { return long_ ? std::string_view(*long_) : std::string_view(few_, size_); }
+    [[nodiscard]] std::string str() const { return std::string(view()); }
+
+    friend std::string operator+(std::string a, const op_name& b) { return a.append(b.view()); }
+    friend std::string operator+(const char* a, const op_name& b) { return std::string(a).append(b.view()); }
+    friend std::string operator+(const op_name& a, const char* b) { return a.str().append(b); }
+    friend std::string operator+(const op_name& a, const std::string& b) { return a.str().append(b); }
+
+private:
+    char few_[23];
+    std::uint8_t size_ = 0;
+    std::unique_ptr<std::string> long_;
 };
 
 /// What a leaf (a tensor marked with_grad) keeps: its accumulated gradient. Two
@@ -158,16 +276,17 @@ struct tape_node {
     // (its inline shape and names buffers too) before the members' initialisers run.
     tape_node() noexcept {}  // NOLINT(modernize-use-equals-default)
 
-    std::string op;  // the operation, for messages
+    op_name op;  // the operation, for messages
     dtype type = dtype::f32;
     bool released = false;  // the rule was freed by a backward pass without retain_graph
-    dims shape;
-    name_list names;
     // null where an input takes no gradient
     node_inputs inputs;
     backward_rule rule;
     // Leaves only (an operation's node has none: it is made thousands of times a step).
     std::unique_ptr<leaf_gradient> leaf;
+    // The result's spec, for the gradients' checks and messages.
+    node_list<std::int64_t, 4> shape;
+    node_list<name, 4> names;
 
     [[nodiscard]] std::string describe() const;
 };

@@ -110,22 +110,42 @@ std::pair<opt, opt> binary_gradients(binary_op op, const any_tensor& g, const an
 
 namespace {
 
-// An operand as its rule reads it back: a saved tensor, or the scalar of a
-// tensor-scalar operation, made again when the rule runs (recording `y * 0.5`
-// allocates nothing for the 0.5).
-class rule_operand {
-public:
-    rule_operand() noexcept = default;
-    rule_operand(const tensor_base* t, bool read, dtype type, double scalar)
-        : saved_(t != nullptr && read ? saved_tensor::input(*t) : saved_tensor()), scalar_(t == nullptr), type_(type),
-          value_(scalar) {}
-    [[nodiscard]] any_tensor get() const { return scalar_ ? scalar_of(type_, value_) : saved_.get(); }
+// The rule of a binary operation. Recording writes one per operation: it fits a
+// cache line. The scalar of a tensor-scalar operation is made again when the rule
+// runs (recording `y * 0.5` allocates nothing for the 0.5).
+struct binary_rule {
+    // The specs the operands' gradients are summed to, when one is not the result's
+    // (most operands of a chain have the result's: none is kept, no sum_to runs).
+    struct broadcast_specs {
+        std::optional<spec> a, b;
+    };
+    std::shared_ptr<const broadcast_specs> specs;
+    saved_tensor va, vb, vo;
+    double scalar = 0;
+    binary_op op;
+    dtype type;
+    bool need_a, need_b, operands, scalar_a, scalar_b;
 
-private:
-    saved_tensor saved_;
-    bool scalar_ = false;
-    dtype type_ = dtype::f32;
-    double value_ = 0;
+    [[nodiscard]] any_tensor operand(const saved_tensor& v, bool is_scalar) const {
+        return is_scalar ? scalar_of(type, scalar) : v.get();
+    }
+    input_gradients operator()(const any_tensor& g) const {
+        const any_tensor empty;
+        auto [ga, gb] = binary_gradients(op, g, operands ? operand(va, scalar_a) : empty,
+                                         operands ? operand(vb, scalar_b) : empty, reads_output(op) ? vo.get() : empty,
+                                         need_a, need_b);
+        // An operand of the result's spec: its gradient needs no sum, but a rule may
+        // have computed it in another axis order (where's order is its condition's).
+        auto fit = [&](any_tensor&& x, const std::optional<spec>* target) {
+            if (target != nullptr && *target) return reduce_to(x, **target);
+            if (std::ranges::equal(x.shape(), g.shape()) && std::ranges::equal(x.names(), g.names())) return std::move(x);
+            return reduce_to(x, g.spec());
+        };
+        input_gradients r(2);
+        if (ga) r[0] = fit(std::move(*ga), specs ? &specs->a : nullptr);
+        if (gb) r[1] = fit(std::move(*gb), specs ? &specs->b : nullptr);
+        return r;
+    }
 };
 
 // The one recorder of binary operations; a null operand is the scalar `scalar`.
@@ -135,35 +155,35 @@ void record_binary_operands(binary_op op, std::string_view name, const tensor_ba
     attach_node(name, out, {a, b}, nullptr);
     if (!out.grad_node()) return;
     const bool need_a = a != nullptr && a->grad_node() != nullptr, need_b = b != nullptr && b->grad_node() != nullptr;
-    // The spec an operand's gradient is summed to, when it is not the result's (most
-    // operands of a chain have the result's: no spec is kept, no sum_to runs).
-    // (A pointer: the rule stays small, and a tape's memory is what recording touches.)
-    auto broadcast_from = [&](const tensor_base* t, bool needed) -> std::shared_ptr<const spec> {
-        if (!needed || (std::ranges::equal(t->shape(), out.shape()) && std::ranges::equal(t->names(), out.names())))
-            return nullptr;
-        return std::allocate_shared<const spec>(tape_allocator<spec>(), t->spec());
+    auto broadcast = [&](const tensor_base* t, bool needed) {
+        return needed && !(std::ranges::equal(t->shape(), out.shape()) && std::ranges::equal(t->names(), out.names()));
     };
+    std::shared_ptr<const binary_rule::broadcast_specs> specs;
+    if (const bool ba = broadcast(a, need_a), bb = broadcast(b, need_b); ba || bb) {
+        binary_rule::broadcast_specs s;
+        if (ba) s.a = a->spec();
+        if (bb) s.b = b->spec();
+        specs = std::allocate_shared<const binary_rule::broadcast_specs>(
+            tape_allocator<binary_rule::broadcast_specs>(), std::move(s));
+    }
     const bool operands = reads_operands(op);
-    out.grad_node()->rule = [op, need_a, need_b, operands, sa = broadcast_from(a, need_a),
-                             sb = broadcast_from(b, need_b), va = rule_operand(a, operands, out.type(), scalar),
-                             vb = rule_operand(b, operands, out.type(), scalar),
-                             vo = reads_output(op) ? saved_tensor::output(out) : saved_tensor()](
-                                const any_tensor& g) -> input_gradients {
-        const any_tensor empty;
-        auto [ga, gb] = binary_gradients(op, g, operands ? va.get() : empty, operands ? vb.get() : empty,
-                                         reads_output(op) ? vo.get() : empty, need_a, need_b);
-        // An operand of the result's spec: its gradient needs no sum, but a rule may
-        // have computed it in another axis order (where's order is its condition's).
-        auto fit = [&](any_tensor&& x, const std::shared_ptr<const spec>& target) {
-            if (target) return reduce_to(x, *target);
-            if (std::ranges::equal(x.shape(), g.shape()) && std::ranges::equal(x.names(), g.names())) return std::move(x);
-            return reduce_to(x, g.spec());
-        };
-        input_gradients r(2);
-        if (ga) r[0] = fit(std::move(*ga), sa);
-        if (gb) r[1] = fit(std::move(*gb), sb);
-        return r;
-    };
+    // A product's gradient for one operand reads only the other, a quotient's for the
+    // numerator only the denominator: y * 0.5 saves nothing, y * w with both in the
+    // graph saves both (rules save only what they read).
+    const bool read_a = operands && a != nullptr && (!(op == binary_op::mul || op == binary_op::div) || need_b);
+    const bool read_b = operands && b != nullptr && (op != binary_op::mul || need_a);
+    out.grad_node()->rule = binary_rule{std::move(specs),
+                                        read_a ? saved_tensor::input(*a) : saved_tensor(),
+                                        read_b ? saved_tensor::input(*b) : saved_tensor(),
+                                        reads_output(op) ? saved_tensor::output(out) : saved_tensor(),
+                                        scalar,
+                                        op,
+                                        out.type(),
+                                        need_a,
+                                        need_b,
+                                        operands,
+                                        a == nullptr,
+                                        b == nullptr};
 }
 
 }  // namespace
