@@ -29,8 +29,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -168,13 +171,13 @@ template <class F, element T, element U>
 }
 
 namespace detail {
-/// One element of `x` (row-major position `i`) moved by `delta`, in a fresh copy.
-[[nodiscard]] tensor_base nudged(const tensor_base& x, std::int64_t i, double delta);
-/// The value of a one-element tensor as a double.
-[[nodiscard]] double value_of(const tensor_base& y, std::string_view op);
-[[nodiscard]] double element_as_double(const tensor_base& t, std::int64_t i);
-void compare_gradient(grad_check_report& report, std::size_t argument, const tensor_base& x,
-                      const tensor_base& analytic, std::int64_t i, double numeric, const grad_check_options& o);
+/// f's result at the arguments `args` (f's arguments in double), for check_grad_by.
+using check_grad_call = tensor_base (*)(const void* f, std::span<const tensor_base> args);
+/// The one home of check_grad, for C++ and Python callers: the analytic gradients of
+/// f at `x` (double tensors) from one recorded call, then two unrecorded calls per
+/// element for the central differences. `op` names the caller in errors.
+[[nodiscard]] grad_check_report check_grad_by(std::string_view op, std::span<const tensor_base> x,
+                                              check_grad_call call, const void* f, const grad_check_options& o);
 }  // namespace detail
 
 /// Compares the gradients of f (one floating element) with central finite
@@ -188,34 +191,14 @@ template <class F, element... T>
 }
 template <class F, element... T>
 [[nodiscard]] grad_check_report check_grad(const grad_check_options& options, F&& f, const Tensor<T>&... xs) {
-    constexpr std::size_t n = sizeof...(T);
-    std::array<detail::tensor_base, n> x{xs.template astype<double>().base()...};
-    auto call = [&](const std::array<detail::tensor_base, n>& args) {
+    const std::array<detail::tensor_base, sizeof...(T)> x{xs.template astype<double>().base()...};
+    auto call = [](const void* fp, std::span<const detail::tensor_base> args) -> detail::tensor_base {
+        auto& fn = *static_cast<std::remove_reference_t<F>*>(const_cast<void*>(fp));
         return [&]<std::size_t... I>(std::index_sequence<I...>) {
-            return f(Tensor<std::conditional_t<true, double, T>>(args[I])...);
+            return detail::tensor_base(detail::result_base(fn(Tensor<std::conditional_t<true, double, T>>(args[I])...)));
         }(std::index_sequence_for<T...>{});
     };
-    std::vector<detail::tensor_base> analytic;
-    {
-        const detail::grad_mode_guard on(true);
-        std::array<detail::tensor_base, n> inputs;
-        for (std::size_t k = 0; k < n; ++k) inputs[k] = detail::grad_input(x[k].without_grad_node());
-        const auto y = call(inputs);
-        analytic = detail::gradients_of("nt::check_grad", detail::result_base(y), nullptr, inputs, false);
-    }
-    grad_check_report report;
-    const no_grad guard;
-    for (std::size_t k = 0; k < n; ++k) {
-        for (std::int64_t i = 0; i < x[k].size(); ++i) {
-            auto args = x;
-            args[k] = detail::nudged(x[k], i, options.eps);
-            const double up = detail::value_of(detail::result_base(call(args)), "nt::check_grad");
-            args[k] = detail::nudged(x[k], i, -options.eps);
-            const double down = detail::value_of(detail::result_base(call(args)), "nt::check_grad");
-            detail::compare_gradient(report, k, x[k], analytic[k], i, (up - down) / (2 * options.eps), options);
-        }
-    }
-    return report;
+    return detail::check_grad_by("nt::check_grad", x, call, static_cast<const void*>(std::addressof(f)), options);
 }
 
 }  // namespace nt

@@ -109,17 +109,17 @@ struct unfolding {
 
     /// The input offset of the first window of each output row (every output axis
     /// but the last).
-    [[nodiscard]] std::vector<std::int64_t> row_bases() const {
-        const std::int64_t last = out_sizes[k - 1], count = positions / last;
-        std::vector<std::int64_t> base(static_cast<std::size_t>(count));
-        for (std::int64_t r = 0; r < count; ++r) {
-            std::int64_t rest = r, off = 0;
-            for (std::size_t i = k - 1; i-- > 0;) {
-                off += (rest % out_sizes[i]) * stride[i] * in_stride[i];
-                rest /= out_sizes[i];
-            }
-            base[static_cast<std::size_t>(r)] = off;
+    [[nodiscard]] std::int64_t row_base(std::int64_t row) const {
+        std::int64_t rest = row, off = 0;
+        for (std::size_t i = k - 1; i-- > 0;) {
+            off += (rest % out_sizes[i]) * stride[i] * in_stride[i];
+            rest /= out_sizes[i];
         }
+        return off;
+    }
+    [[nodiscard]] std::vector<std::int64_t> row_bases() const {
+        std::vector<std::int64_t> base(static_cast<std::size_t>(positions / out_sizes[k - 1]));
+        for (std::size_t r = 0; r < base.size(); ++r) base[r] = row_base(static_cast<std::int64_t>(r));
         return base;
     }
 
@@ -149,13 +149,7 @@ struct unfolding {
         const std::int64_t np = p1 - p0, last = out_sizes[k - 1], step_last = stride[k - 1];
         // A run of positions along the last output axis is one strided read per row.
         for (std::int64_t p = p0; p < p1;) {
-            std::int64_t rest = p / last, base = 0;
-            const std::int64_t o_last = p % last;
-            for (std::size_t i = k - 1; i-- > 0;) {
-                base += (rest % out_sizes[i]) * stride[i] * in_stride[i];
-                rest /= out_sizes[i];
-            }
-            base += o_last * step_last;
+            const std::int64_t o_last = p % last, base = row_base(p / last) + o_last * step_last;
             const std::int64_t run_length = std::min(last - o_last, p1 - p);
             T* dst = cols + (p - p0);
             for (std::int64_t c = 0; c < channels; ++c) {
