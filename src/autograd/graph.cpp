@@ -37,8 +37,8 @@ bool is_floating(dtype d) noexcept { return d == dtype::f16 || d == dtype::f32 |
 #endif
 
 #if NT_TAPE_POOL
-constexpr std::size_t tape_granule = 64;     // block sizes: 64, 128, ... bytes
-constexpr std::size_t tape_classes = 32;     // up to 2 KiB; larger blocks go to operator new
+constexpr std::size_t tape_granule = 32;     // block sizes: 32, 64, ... bytes
+constexpr std::size_t tape_classes = 64;     // up to 2 KiB; larger blocks go to operator new
 constexpr std::size_t tape_kept_bytes = std::size_t{1} << 21;  // free bytes kept per size and thread
 
 struct free_block {
@@ -344,9 +344,7 @@ saved_tensor& saved_tensor::operator=(saved_tensor&& other) noexcept {
     return *this;
 }
 
-saved_tensor::~saved_tensor() {
-    if (block_ != nullptr) delete_block(block_);
-}
+void saved_tensor::release(block* b) noexcept { delete_block(b); }
 
 any_tensor saved_tensor::get() const {
     if (block_ == nullptr) return {};
@@ -372,6 +370,13 @@ any_tensor saved_tensor::get() const {
 }
 
 // --- nodes --------------------------------------------------------------------------
+
+const std::string* intern_op_name(std::string_view s) {
+    static std::mutex mutex;
+    static std::unordered_set<std::string> names;
+    std::lock_guard lock(mutex);
+    return &*names.emplace(s).first;
+}
 
 std::shared_ptr<tape_node> make_tape_node() { return std::allocate_shared<tape_node>(tape_allocator<tape_node>()); }
 

@@ -58,10 +58,35 @@ struct tape_allocator {
     }
 };
 
+/// A T in tape memory, owned by one pointer.
+template <class T>
+struct tape_delete {
+    void operator()(T* p) const noexcept {
+        p->~T();
+        tape_deallocate(const_cast<std::remove_const_t<T>*>(p), sizeof(T));
+    }
+};
+template <class T>
+using tape_unique = std::unique_ptr<T, tape_delete<T>>;
+template <class T, class... Args>
+[[nodiscard]] tape_unique<T> make_tape_unique(Args&&... args) {
+    void* memory = tape_allocate(sizeof(T));
+    try {
+        return tape_unique<T>(::new (memory) T(std::forward<Args>(args)...));
+    } catch (...) {
+        tape_deallocate(memory, sizeof(T));
+        throw;
+    }
+}
+
 /// A node's rule: turns the gradient of its result into the gradients of its inputs.
-/// A move-only callable (std::function without the copies), its object in tape memory.
+/// A move-only callable (std::function without the copies). The rules of element-wise
+/// operations, recorded thousands of times a step, live in the node itself; larger
+/// ones in tape memory.
 class backward_rule {
 public:
+    static constexpr std::size_t inline_bytes = 48;
+
     backward_rule() noexcept = default;
     backward_rule(std::nullptr_t) noexcept {}  // NOLINT(google-explicit-constructor)
     template <class F>
@@ -69,23 +94,13 @@ public:
                  std::is_invocable_r_v<input_gradients, std::decay_t<F>&, const any_tensor&>)
     backward_rule(F&& f)  // NOLINT(google-explicit-constructor)
     {
-        using G = std::decay_t<F>;
-        void* block = tape_allocate(sizeof(G));
-        try {
-            object_ = ::new (block) G(std::forward<F>(f));
-        } catch (...) {
-            tape_deallocate(block, sizeof(G));
-            throw;
-        }
-        ops_ = &ops_of<G>;
+        construct(std::forward<F>(f));
     }
-    backward_rule(backward_rule&& other) noexcept
-        : object_(std::exchange(other.object_, nullptr)), ops_(std::exchange(other.ops_, nullptr)) {}
+    backward_rule(backward_rule&& other) noexcept { take(other); }
     backward_rule& operator=(backward_rule&& other) noexcept {
         if (this != &other) {
             reset();
-            object_ = std::exchange(other.object_, nullptr);
-            ops_ = std::exchange(other.ops_, nullptr);
+            take(other);
         }
         return *this;
     }
@@ -93,26 +108,83 @@ public:
         reset();
         return *this;
     }
+    /// Replaces the rule by `f`, built in place.
+    template <class F>
+    void emplace(F&& f) {
+        reset();
+        construct(std::forward<F>(f));
+    }
+    /// Replaces the rule by a G made of `args` in place (no temporary to move from).
+    template <class G, class... Args>
+    void emplace(Args&&... args) {
+        static_assert(stored_inline<G>, "emplace<G> is for rules that fit in the node");
+        reset();
+        object_ = ::new (static_cast<void*>(buffer_)) G{std::forward<Args>(args)...};
+        ops_ = &ops_of<G>;
+    }
     ~backward_rule() { reset(); }
 
     explicit operator bool() const noexcept { return object_ != nullptr; }
     input_gradients operator()(const any_tensor& gradient) const { return ops_->call(object_, gradient); }
 
 private:
+    template <class G>
+    static constexpr bool stored_inline = sizeof(G) <= inline_bytes && alignof(G) <= alignof(std::uint64_t) &&
+                                          std::is_nothrow_move_constructible_v<G>;
+
     struct operations {
         input_gradients (*call)(void* object, const any_tensor& gradient);
         void (*destroy)(void* object) noexcept;
+        // Inline rules only: moves the rule to `to` and destroys it at `from`.
+        void (*relocate)(void* from, void* to) noexcept;
     };
     template <class G>
     static constexpr operations ops_of{
         [](void* o, const any_tensor& g) -> input_gradients { return (*static_cast<G*>(o))(g); },
         [](void* o) noexcept {
             static_cast<G*>(o)->~G();
-            tape_deallocate(o, sizeof(G));
-        }};
+            if constexpr (!stored_inline<G>) tape_deallocate(o, sizeof(G));
+        },
+        stored_inline<G> ? +[](void* from, void* to) noexcept {
+            if constexpr (stored_inline<G>) {
+                ::new (to) G(std::move(*static_cast<G*>(from)));
+                static_cast<G*>(from)->~G();
+            }
+        } : nullptr};
+
+    template <class F>
+    void construct(F&& f) {
+        using G = std::decay_t<F>;
+        if constexpr (stored_inline<G>) {
+            object_ = ::new (static_cast<void*>(buffer_)) G(std::forward<F>(f));
+        } else {
+            void* block = tape_allocate(sizeof(G));
+            try {
+                object_ = ::new (block) G(std::forward<F>(f));
+            } catch (...) {
+                tape_deallocate(block, sizeof(G));
+                throw;
+            }
+        }
+        ops_ = &ops_of<G>;
+    }
+    void take(backward_rule& other) noexcept {
+        if (other.object_ == nullptr) return;
+        ops_ = other.ops_;
+        if (other.object_ == static_cast<void*>(other.buffer_)) {
+            ops_->relocate(other.buffer_, buffer_);
+            object_ = buffer_;
+        } else {
+            object_ = other.object_;
+        }
+        other.object_ = nullptr;
+        other.ops_ = nullptr;
+    }
     void reset() noexcept {
         if (object_ != nullptr) ops_->destroy(std::exchange(object_, nullptr));
     }
+
+    alignas(std::uint64_t) std::byte buffer_[inline_bytes];
     void* object_ = nullptr;
     const operations* ops_ = nullptr;
 };
@@ -182,6 +254,21 @@ void copy_few(T* to, const T* from, std::size_t n) noexcept {
     }
 }
 
+/// True when two short lists (shapes, names) hold the same elements, compared one by
+/// one: std::ranges::equal calls memcmp for the sizes, whose start-up costs more than
+/// the comparison of a few.
+template <class T>
+[[nodiscard]] bool equal_few(std::span<const T> a, std::span<const T> b) noexcept {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(a[i] == b[i])) return false;
+    return true;
+}
+/// True when `a` and `b` have the same sizes and names.
+[[nodiscard]] inline bool same_spec(const tensor_base& a, const tensor_base& b) noexcept {
+    return equal_few(a.shape(), b.shape()) && equal_few(a.names(), b.names());
+}
+
 /// A node's copy of its result's sizes or names: a few in the node, more in tape
 /// memory. Recording copies them for every operation; a dims or name_list is mostly
 /// inline room for rank 8 that each copy writes whole.
@@ -215,6 +302,11 @@ private:
     std::uint32_t size_ = 0;
 };
 
+/// Keeps one copy of an operation's name for the life of the process: names longer
+/// than op_name holds are few (the operations' own), so interning them costs no more
+/// memory than the set of operations.
+[[nodiscard]] const std::string* intern_op_name(std::string_view s);
+
 /// The name of a node's operation, for messages. Most are a few letters, kept in the
 /// node by fixed-size copies: building a std::string from a string_view is a call
 /// and a memcpy for every recorded operation.
@@ -225,10 +317,11 @@ public:
     op_name& operator=(const op_name&) = delete;
     op_name& operator=(std::string_view s) {
         if (s.size() > sizeof(few_)) {
-            long_ = std::make_unique<std::string>(s);
+            const std::string* kept = intern_op_name(s);
+            std::memcpy(few_, &kept, sizeof(kept));
+            size_ = interned;
             return *this;
         }
-        long_.reset();
         size_ = static_cast<std::uint8_t>(s.size());
         const char* from = s.data();
         // Two overlapping copies of a fixed size cover any length between it and twice it.
@@ -236,10 +329,7 @@ public:
             std::memcpy(few_, from, W);
             std::memcpy(few_ + size_ - W, from + size_ - W, W);
         };
-        if (size_ > 16) {
-            std::memcpy(few_ + 8, from + 8, 8);
-            copy_ends(std::integral_constant<std::size_t, 8>{});
-        } else if (size_ >= 8) {
+        if (size_ >= 8) {
             copy_ends(std::integral_constant<std::size_t, 8>{});
         } else if (size_ >= 4) {
             copy_ends(std::integral_constant<std::size_t, 4>{});
@@ -250,7 +340,12 @@ public:
         }
         return *this;
     }
-    [[nodiscard]] std::string_view view() const noexcept { return long_ ? std::string_view(*long_) : std::string_view(few_, size_); }
+    [[nodiscard]] std::string_view view() const noexcept {
+        if (size_ != interned) return {few_, size_};
+        const std::string* kept = nullptr;
+        std::memcpy(&kept, few_, sizeof(kept));
+        return *kept;
+    }
     [[nodiscard]] std::string str() const { return std::string(view()); }
 
     friend std::string operator+(std::string a, const op_name& b) { return a.append(b.view()); }
@@ -259,9 +354,9 @@ public:
     friend std::string operator+(const op_name& a, const std::string& b) { return a.str().append(b); }
 
 private:
-    char few_[23];
+    static constexpr std::uint8_t interned = 0xff;
+    char few_[15];  // the name, or (size_ == interned) a pointer to its interned copy
     std::uint8_t size_ = 0;
-    std::unique_ptr<std::string> long_;
 };
 
 /// What a leaf (a tensor marked with_grad) keeps: its accumulated gradient. Two
@@ -322,13 +417,17 @@ public:
     saved_tensor& operator=(const saved_tensor& other);
     saved_tensor(saved_tensor&& other) noexcept : block_(std::exchange(other.block_, nullptr)) {}
     saved_tensor& operator=(saved_tensor&& other) noexcept;
-    ~saved_tensor();
+    // Inline: most rules hold saved tensors that saved nothing (y + b saves none).
+    ~saved_tensor() {
+        if (block_ != nullptr) release(block_);
+    }
 
     [[nodiscard]] any_tensor get() const;
 
     struct block;  // the tensor and its watch of the storage's version (graph.cpp)
 
 private:
+    static void release(block* b) noexcept;
     block* block_ = nullptr;
 };
 

@@ -110,16 +110,16 @@ std::pair<opt, opt> binary_gradients(binary_op op, const any_tensor& g, const an
 
 namespace {
 
-// The rule of a binary operation. Recording writes one per operation: it fits a
-// cache line. The scalar of a tensor-scalar operation is made again when the rule
-// runs (recording `y * 0.5` allocates nothing for the 0.5).
+// The rule of a binary operation. Recording writes one per operation: it fits in
+// the node (backward_rule::inline_bytes). The scalar of a tensor-scalar operation is
+// made again when the rule runs (recording `y * 0.5` allocates nothing for the 0.5).
 struct binary_rule {
     // The specs the operands' gradients are summed to, when one is not the result's
     // (most operands of a chain have the result's: none is kept, no sum_to runs).
     struct broadcast_specs {
         std::optional<spec> a, b;
     };
-    std::shared_ptr<const broadcast_specs> specs;
+    tape_unique<const broadcast_specs> specs;
     saved_tensor va, vb, vo;
     double scalar = 0;
     binary_op op;
@@ -148,6 +148,8 @@ struct binary_rule {
     }
 };
 
+static_assert(sizeof(binary_rule) <= backward_rule::inline_bytes, "the rule of every binary operation lives in its node");
+
 // The one recorder of binary operations; a null operand is the scalar `scalar`.
 void record_binary_operands(binary_op op, std::string_view name, const tensor_base* a, const tensor_base* b,
                             double scalar, tensor_base& out) {
@@ -156,15 +158,14 @@ void record_binary_operands(binary_op op, std::string_view name, const tensor_ba
     if (!out.grad_node()) return;
     const bool need_a = a != nullptr && a->grad_node() != nullptr, need_b = b != nullptr && b->grad_node() != nullptr;
     auto broadcast = [&](const tensor_base* t, bool needed) {
-        return needed && !(std::ranges::equal(t->shape(), out.shape()) && std::ranges::equal(t->names(), out.names()));
+        return needed && !same_spec(*t, out);
     };
-    std::shared_ptr<const binary_rule::broadcast_specs> specs;
+    tape_unique<const binary_rule::broadcast_specs> specs;
     if (const bool ba = broadcast(a, need_a), bb = broadcast(b, need_b); ba || bb) {
         binary_rule::broadcast_specs s;
         if (ba) s.a = a->spec();
         if (bb) s.b = b->spec();
-        specs = std::allocate_shared<const binary_rule::broadcast_specs>(
-            tape_allocator<binary_rule::broadcast_specs>(), std::move(s));
+        specs = make_tape_unique<const binary_rule::broadcast_specs>(std::move(s));
     }
     const bool operands = reads_operands(op);
     // A product's gradient for one operand reads only the other, a quotient's for the
@@ -172,7 +173,7 @@ void record_binary_operands(binary_op op, std::string_view name, const tensor_ba
     // graph saves both (rules save only what they read).
     const bool read_a = operands && a != nullptr && (!(op == binary_op::mul || op == binary_op::div) || need_b);
     const bool read_b = operands && b != nullptr && (op != binary_op::mul || need_a);
-    out.grad_node()->rule = binary_rule{std::move(specs),
+    out.grad_node()->rule.emplace<binary_rule>(std::move(specs),
                                         read_a ? saved_tensor::input(*a) : saved_tensor(),
                                         read_b ? saved_tensor::input(*b) : saved_tensor(),
                                         reads_output(op) ? saved_tensor::output(out) : saved_tensor(),
@@ -183,7 +184,7 @@ void record_binary_operands(binary_op op, std::string_view name, const tensor_ba
                                         need_b,
                                         operands,
                                         a == nullptr,
-                                        b == nullptr};
+                                        b == nullptr);
 }
 
 }  // namespace
@@ -234,7 +235,7 @@ void record_unary(unary_op op, const tensor_base& a, tensor_base& out) {
     const std::string_view name = unary_name(op);
     attach_node(name, out, {&a}, nullptr);
     if (!out.grad_node()) return;
-    out.grad_node()->rule = [op, x = reads_result ? saved_tensor() : saved_tensor::input(a),
+    out.grad_node()->rule.emplace([op, x = reads_result ? saved_tensor() : saved_tensor::input(a),
                              y = reads_result ? saved_tensor::output(out) : saved_tensor()](
                                 const any_tensor& g) -> input_gradients {
         any_tensor r;
@@ -275,7 +276,7 @@ void record_unary(unary_op op, const tensor_base& a, tensor_base& out) {
             default: r = zeros_of(g.dtype(), g.shape(), g.names()); break;  // floor, ceil, round, trunc, sign: piecewise constant
         }
         return {r};
-    };
+    });
 }
 
 // --- reductions ---------------------------------------------------------------------------

@@ -139,6 +139,15 @@ TEST_CASE("errors name the operation and the fix", "[autograd][tape][errors]") {
     const std::string many = nt::test::error_message(
         nt::errc::invalid_argument, [&] { (void)nt::grad([](const auto& t) { return t * 2.0f; }, w); });
     CHECK(many.find("vjp") != std::string::npos);
+
+    // Names longer than a node keeps inline are kept whole (interned).
+    auto image = nt::ones<float>({1, 4, 4}, {"C", "H", "W"}).with_grad();
+    const auto pooled = nt::max_pool_with_indices(image, {"H", "W"}, {2}).first;
+    const std::string long_name = nt::test::error_message(nt::errc::no_gradient, [&] { (void)pooled.grad(); });
+    CHECK(long_name.find("'max_pool_with_indices'") != std::string::npos);
+    const auto doubled = pooled * 2.0f;
+    const std::string short_name = nt::test::error_message(nt::errc::no_gradient, [&] { (void)doubled.grad(); });
+    CHECK(short_name.find("'operator*'") != std::string::npos);
 }
 
 TEST_CASE("function transforms leave the leaves' gradients alone", "[autograd][tape][transforms]") {
