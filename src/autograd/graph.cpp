@@ -385,19 +385,7 @@ std::string tape_node::describe() const { return "'" + op + "' (result " + spec_
 void attach_node(std::string_view op, tensor_base& out, std::initializer_list<const tensor_base*> inputs,
                  backward_rule rule) {
     if (!is_floating(out.type())) return;
-    auto n = make_tape_node();
-    n->op = op;
-    n->type = out.type();
-    n->shape.assign(out.shape());
-    n->names.assign(out.names());
-    n->inputs.reserve(inputs.size());
-    // One reference taken per input (a conditional expression would copy twice).
-    for (const tensor_base* in : inputs) {
-        if (in != nullptr && in->grad_node()) n->inputs.emplace_back(in->grad_node());
-        else n->inputs.emplace_back();
-    }
-    n->rule = std::move(rule);
-    out.set_grad_node(std::move(n));
+    out.set_grad_node(std::allocate_shared<tape_node>(tape_allocator<tape_node>(), op, out, inputs, std::move(rule)));
 }
 
 any_tensor zeros_of(dtype d, std::span<const std::int64_t> shape, std::span<const name> names) {

@@ -195,6 +195,15 @@ public:
     using value_type = std::shared_ptr<tape_node>;
 
     node_inputs() noexcept = default;
+    /// The nodes of `inputs` (null for a null pointer or a tensor outside any graph).
+    explicit node_inputs(std::initializer_list<const tensor_base*> inputs)
+        : few_{inputs.size() <= 2 && inputs.size() > 0 ? node_of(inputs.begin()[0]) : value_type(),
+               inputs.size() == 2 ? node_of(inputs.begin()[1]) : value_type()},
+          size_(inputs.size() <= 2 ? static_cast<std::uint32_t>(inputs.size()) : 0) {
+        if (inputs.size() <= 2) return;
+        reserve(inputs.size());
+        for (const tensor_base* in : inputs) emplace_back(node_of(in));
+    }
     node_inputs(const node_inputs&) = delete;
     node_inputs& operator=(const node_inputs&) = delete;
     ~node_inputs() {
@@ -226,6 +235,7 @@ public:
     [[nodiscard]] const value_type& operator[](std::size_t i) const noexcept { return begin()[i]; }
 
 private:
+    static value_type node_of(const tensor_base* t) { return t != nullptr ? t->grad_node() : value_type(); }
     using more_list = std::vector<value_type, tape_allocator<value_type>>;
     more_list& more() {
         if (more_ == nullptr) more_ = ::new (tape_allocate(sizeof(more_list))) more_list();
@@ -370,6 +380,14 @@ struct tape_node {
     // User-provided: make_tape_node's value-initialisation would zero the whole node
     // (its inline shape and names buffers too) before the members' initialisers run.
     tape_node() noexcept {}  // NOLINT(modernize-use-equals-default)
+    /// The node of an operation: every member written once.
+    tape_node(std::string_view operation, const tensor_base& result, std::initializer_list<const tensor_base*> in,
+              backward_rule&& r)
+        : type(result.type()), inputs(in), rule(std::move(r)) {
+        op = operation;
+        shape.assign(result.shape());
+        names.assign(result.names());
+    }
 
     op_name op;  // the operation, for messages
     dtype type = dtype::f32;
