@@ -105,21 +105,96 @@ namespace {
 
 // --- the version counter ------------------------------------------------------------
 // A write in place must be seen by every saved tensor of its storage, through any
-// view. Storages hash into slots; each slot counts the saved tensors that watch it and
-// the writes into its storages. Saving and freeing a saved tensor is an atomic add on
-// its slot (no lock, no allocation: a training step saves thousands). A write into a
+// view. Storages hash into slots; each slot counts the writes into its storages, and
+// the saved tensors that watch it are counted per thread (below). A write into a
 // watched slot also notes, under a lock, its storage and the slot's count after it,
 // so that a saved tensor whose slot moved can tell its own storage's write from a
 // neighbour's.
 
 struct version_slot {
-    std::atomic<std::int64_t> watchers{0};
     std::atomic<std::uint64_t> writes{0};
 };
 // Few enough to stay in cache (each save and free touches one); storages sharing a
 // slot are told apart by the notes below.
 constexpr std::size_t version_slot_count = 1024;
 version_slot version_slots[version_slot_count];
+
+std::size_t slot_index(const void* storage) noexcept {
+    auto bits = reinterpret_cast<std::uintptr_t>(storage) >> 4;
+    bits ^= bits >> 12;
+    return (bits * 0x9E3779B97F4A7C15ull >> 40) % version_slot_count;
+}
+version_slot& slot_of(const void* storage) noexcept { return version_slots[slot_index(storage)]; }
+
+// --- who watches a slot ----------------------------------------------------------------
+// Each thread counts the saved tensors it makes (+1) and frees (-1), per slot, in an
+// array of its own written with plain stores: a locked add costs as much as the rest
+// of a save, and a training step saves thousands. A write in place sums its slot over
+// the arrays; a tensor saved on one thread and freed on another leaves +1 and -1 that
+// cancel. An array outlives its thread with its counts and goes to the next thread
+// that claims it. Threads beyond the arrays (and threads already ending) count in one
+// shared array with atomic adds.
+constexpr std::size_t watch_array_count = 64;
+struct watch_array {
+    std::atomic<std::int32_t> count[version_slot_count];
+};
+watch_array watch_arrays[watch_array_count];
+std::atomic<bool> watch_array_claimed[watch_array_count];
+std::atomic<std::size_t> watch_arrays_used{0};  // arrays ever claimed: the first n
+watch_array shared_watch_array;
+
+// Trivially destructible, so that a tensor freed while the thread ends still finds it.
+thread_local watch_array* my_watch_array = nullptr;
+thread_local std::size_t my_watch_index = 0;
+
+struct watch_array_owner {
+    watch_array_owner() = default;
+    watch_array_owner(const watch_array_owner&) = delete;
+    watch_array_owner& operator=(const watch_array_owner&) = delete;
+    ~watch_array_owner() {
+        if (my_watch_array == &watch_arrays[my_watch_index])
+            watch_array_claimed[my_watch_index].store(false, std::memory_order_release);
+        my_watch_array = &shared_watch_array;
+    }
+};
+thread_local watch_array_owner watch_owner;
+
+watch_array* claim_watch_array() noexcept {
+    for (std::size_t i = 0; i < watch_array_count; ++i) {
+        bool expected = false;
+        if (watch_array_claimed[i].load(std::memory_order_relaxed) ||
+            !watch_array_claimed[i].compare_exchange_strong(expected, true, std::memory_order_acq_rel))
+            continue;
+        std::size_t used = watch_arrays_used.load(std::memory_order_relaxed);
+        while (used < i + 1 && !watch_arrays_used.compare_exchange_weak(used, i + 1, std::memory_order_acq_rel)) {
+        }
+        my_watch_index = i;
+        my_watch_array = &watch_arrays[i];
+        (void)&watch_owner;  // constructs it on this thread, so that the claim ends with the thread
+        return my_watch_array;
+    }
+    return my_watch_array = &shared_watch_array;
+}
+
+void count_watcher(std::size_t slot, std::int32_t delta) noexcept {
+    watch_array* a = my_watch_array;
+    if (a == nullptr) [[unlikely]]
+        a = claim_watch_array();
+    std::atomic<std::int32_t>& n = a->count[slot];
+    if (a == &shared_watch_array) [[unlikely]]
+        n.fetch_add(delta, std::memory_order_acq_rel);
+    else
+        n.store(n.load(std::memory_order_relaxed) + delta, std::memory_order_release);
+}
+
+// The saved tensors alive that watch `slot`. A write ordered after a save (the same
+// thread, or one it synchronised with) sees that save's count.
+[[nodiscard]] bool watched(std::size_t slot) noexcept {
+    std::int64_t n = shared_watch_array.count[slot].load(std::memory_order_acquire);
+    const std::size_t used = watch_arrays_used.load(std::memory_order_acquire);
+    for (std::size_t i = 0; i < used; ++i) n += watch_arrays[i].count[slot].load(std::memory_order_acquire);
+    return n > 0;
+}
 
 struct storage_write {
     std::uint64_t count;  // the slot's writes after this one
@@ -132,12 +207,6 @@ std::atomic<std::size_t> noted_writes{0};
 std::unordered_map<const void*, storage_write>& written_storages() {
     static std::unordered_map<const void*, storage_write> table;
     return table;
-}
-
-version_slot& slot_of(const void* storage) noexcept {
-    auto bits = reinterpret_cast<std::uintptr_t>(storage) >> 4;
-    bits ^= bits >> 12;
-    return version_slots[(bits * 0x9E3779B97F4A7C15ull >> 40) % version_slot_count];
 }
 
 }  // namespace
@@ -173,8 +242,9 @@ void refuse_out_in_graph(std::string_view op, const tensor_base& out) {
 void advance_version(const tensor_base& t, std::string_view op) {
     const void* key = t.storage();
     if (key == nullptr) return;
-    version_slot& slot = slot_of(key);
-    if (slot.watchers.load(std::memory_order_acquire) == 0) return;
+    const std::size_t index = slot_index(key);
+    if (!watched(index)) return;
+    version_slot& slot = version_slots[index];
     std::lock_guard lock(writes_mutex);
     const std::uint64_t count = slot.writes.fetch_add(1, std::memory_order_acq_rel) + 1;
     written_storages().insert_or_assign(key, storage_write{count, std::string(op)});
@@ -206,9 +276,9 @@ struct saved_tensor::block {
         if (storage == nullptr) return;
         if (watched_storages.load(std::memory_order_relaxed) == 0) [[unlikely]]
             watched_storages.store(1, std::memory_order_relaxed);
-        version_slot& slot = slot_of(storage);
-        slot.watchers.fetch_add(1, std::memory_order_acq_rel);
-        writes = slot.writes.load(std::memory_order_acquire);
+        const std::size_t index = slot_index(storage);
+        count_watcher(index, 1);
+        writes = version_slots[index].writes.load(std::memory_order_acquire);
     }
     // A copy watches from the same point: a write between the save and the copy is
     // still seen.
@@ -228,12 +298,13 @@ struct saved_tensor::block {
         copy_few(sizes(), other.sizes(), rank);
         copy_few(strides(), other.strides(), rank);
         copy_few(names(), other.names(), name_count);
-        if (storage != nullptr) slot_of(storage).watchers.fetch_add(1, std::memory_order_acq_rel);
+        if (storage != nullptr) count_watcher(slot_index(storage), 1);
     }
     block& operator=(const block&) = delete;
     ~block() {
         if (storage == nullptr) return;
-        if (slot_of(storage).watchers.fetch_sub(1, std::memory_order_acq_rel) == 1) forget_writes();
+        count_watcher(slot_index(storage), -1);
+        forget_writes();
     }
 
     [[nodiscard]] static std::size_t bytes_for(std::size_t rank, std::size_t name_count) noexcept {
@@ -255,14 +326,15 @@ struct saved_tensor::block {
         return t;
     }
 
-    // The slot's last watcher is gone: its storages' notes are of no more use.
+    // Once the slot's last watcher is gone, its storages' notes are of no more use.
     void forget_writes() const noexcept {
         if (noted_writes.load(std::memory_order_acquire) == 0) return;
         std::lock_guard lock(writes_mutex);
+        const std::size_t mine = slot_index(storage);
+        if (watched(mine)) return;
         auto& table = written_storages();
-        version_slot* mine = &slot_of(storage);
         for (auto it = table.begin(); it != table.end();)
-            it = &slot_of(it->first) == mine ? table.erase(it) : std::next(it);
+            it = slot_index(it->first) == mine ? table.erase(it) : std::next(it);
         noted_writes.store(table.size(), std::memory_order_release);
     }
     // The op that wrote into the storage since it was saved, or empty.

@@ -7,11 +7,14 @@
 //                       contract asks recording <= 2x the plain chain.
 //                       Counter allocs_per_op: operator new calls per operation
 //                       (the tape's nodes, rules and saved tensors; storage too).
+//   BM_record           50 operations of one kind (y + b, y * w, tanh) with and
+//                       without gradients: what recording each costs.
 //   BM_tiny_add         (4,8)+(4,8) without gradients: the hook is one pointer test,
 //                       so this stays what bench_ops measures.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <string>
 
 #include "allocation_counter.hpp"
 #include "nt/nt.hpp"
@@ -75,6 +78,27 @@ void BM_chain(benchmark::State& state) {
     state.SetLabel(mode == 0 ? "no gradients" : mode == 1 ? "recording" : "recording + backward");
 }
 BENCHMARK(BM_chain)->ArgName("mode")->Arg(0)->Arg(1)->Arg(2);
+
+// What recording one kind of operation costs: 50 of it in a row, with and without
+// gradients. range(0): 0 = y + b (saves nothing), 1 = y * w (saves both operands),
+// 2 = tanh (saves its result); range(1): 0 = no gradients, 1 = recording.
+void BM_record(benchmark::State& state) {
+    nt::set_num_threads(1);
+    const int kind = static_cast<int>(state.range(0));
+    auto x = nt::full<float>({4, 8}, 0.3f), w = nt::full<float>({4, 8}, 1.01f);
+    if (state.range(1) == 1) {
+        x.with_grad();
+        w.with_grad();
+    }
+    for (auto _ : state) {
+        nt::Tensor<float> y = x;
+        for (int i = 0; i < 50; ++i) y = kind == 0 ? y + w : kind == 1 ? y * w : nt::tanh(y);
+        benchmark::DoNotOptimize(y.data());
+    }
+    state.SetLabel(std::string(kind == 0 ? "y + b" : kind == 1 ? "y * w" : "tanh") +
+                   (state.range(1) == 1 ? ", recording" : ", no gradients"));
+}
+BENCHMARK(BM_record)->ArgNames({"kind", "rec"})->ArgsProduct({{0, 1, 2}, {0, 1}});
 
 void BM_tiny_add(benchmark::State& state) {
     nt::set_num_threads(1);
