@@ -2,6 +2,8 @@
 // create_graph, the version counter, the transforms' contracts, threads, and errors.
 #include "laws_support.hpp"
 
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 using nt::test::random_tensor;
@@ -178,6 +180,54 @@ TEST_CASE("function transforms leave the leaves' gradients alone", "[autograd][t
     const auto report = nt::check_grad([](const auto& t) { return nt::sum(t * t.detach()); }, x);
     CHECK_FALSE(report.ok);
     CHECK(report.where.find("argument 0") != std::string::npos);
+}
+
+TEST_CASE("a write in place is caught whichever threads saved, freed and wrote", "[autograd][tape][threads]") {
+    // Saved tensors are counted per thread (src/autograd/graph.cpp): a count left by a
+    // thread that has ended, or one made on one thread and freed on another, must
+    // still tell a write whether its storage is watched.
+    auto w = nt::full<double>({3}, 2.0).with_grad();
+    auto a = nt::full<double>({3}, 3.0);
+    nt::Tensor<double> loss;
+    std::thread([&] { loss = nt::sum(a * w); }).join();  // saved on a thread that ended
+    a.fill(7.0);
+    require_error([&] { loss.backward(); }, nt::errc::modified_in_place, {});
+
+    // Saved on this thread, freed on another: the storage is no longer watched, and
+    // a later graph over it computes with the new values.
+    auto b = nt::full<double>({3}, 3.0);
+    auto first = nt::sum(b * w);
+    std::thread([moved = std::move(first)]() mutable { moved = nt::Tensor<double>(); }).join();
+    b.fill(4.0);
+    w.zero_grad();
+    nt::sum(b * w).backward();
+    CHECK(w.grad().to_vector() == std::vector<double>{4, 4, 4});
+
+    // Saved on a second thread, written on this one while that thread still runs.
+    std::mutex m;
+    std::condition_variable cv;
+    bool saved = false, written = false;
+    std::string message;
+    auto c = nt::full<double>({3}, 1.0);
+    std::thread t([&] {
+        auto y = nt::sum(c * w);
+        {
+            std::unique_lock lock(m);
+            saved = true;
+            cv.notify_all();
+            cv.wait(lock, [&] { return written; });
+        }
+        message = nt::test::error_message(nt::errc::modified_in_place, [&] { y.backward(); });
+    });
+    {
+        std::unique_lock lock(m);
+        cv.wait(lock, [&] { return saved; });
+        c.fill(9.0);
+        written = true;
+        cv.notify_all();
+    }
+    t.join();
+    CHECK(message.find("fill") != std::string::npos);
 }
 
 TEST_CASE("two graphs on two threads at once", "[autograd][tape][threads]") {
