@@ -190,6 +190,18 @@ void in_place_converting(binary_op op, std::string_view name, const tensor_base&
     return true;
 }
 
+/// True when `t`'s strides are C order's exactly (any offset): the layout that
+/// allocate_like copies for a fresh result.
+[[nodiscard, gnu::always_inline]] inline bool c_ordered(const tensor_base& t) noexcept {
+    const std::span<const std::int64_t> sizes = t.shape(), strides = t.strides();
+    std::int64_t n = 1;
+    for (std::size_t d = sizes.size(); d-- > 0;) {
+        if (strides[d] != n) return false;
+        n *= sizes[d];
+    }
+    return true;
+}
+
 // Runs a binary operation aligned by alignment_of into `out`, which has the result's
 // shape; `out_is_result` when it also has the result's layout (al.result). Small work
 // with that layout takes the alignment's row plan: one call to the kernel, which is
@@ -307,13 +319,30 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
 
 template <class C, class R>
 Tensor<R> binary_scalar_same_type(binary_op op, std::string_view name, const Tensor<C>& ca, C v, bool scalar_first) {
-    Tensor<R> out = empty_result<R>(ca.spec());
-    const dims zeros(ca.rank(), 0);
-    const std::span<const std::int64_t> shape = ca.shape();
-    if (scalar_first)
-        run_binary<C>(op, shape, out.mutable_data(), out.strides(), &v, zeros, ca.data(), ca.strides());
-    else
-        run_binary<C>(op, shape, out.mutable_data(), out.strides(), ca.data(), ca.strides(), &v, zeros);
+    // Small C-ordered work is one row of n elements and one value: the row plan's kernel
+    // call, without the spec, the zero strides and the general planner (a (4,8) * 0.5
+    // cost a tensor-tensor product's time and a half through them).
+    const std::int64_t n = ca.size();
+    const bool plain = n > 0 && rows_fit(n) && c_ordered(ca.base());
+    Tensor<R> out = plain ? Tensor<R>(in_place_base,
+                                      [&] { return tensor_base::allocate_like(dtype_of<R>, ca.base(), n, "result"); })
+                          : empty_result<R>(ca.spec());
+    if (plain) {
+        row_plan rows;
+        rows.valid = true;
+        rows.n0 = 1;
+        rows.n1 = n;
+        rows.s0 = {n, scalar_first ? 0 : n, scalar_first ? n : 0, 0};
+        rows.s1 = {1, scalar_first ? 0 : 1, scalar_first ? 1 : 0, 0};
+        run_binary_rows<C>(op, rows, out.mutable_data(), scalar_first ? &v : ca.data(), scalar_first ? ca.data() : &v);
+    } else {
+        const dims zeros(ca.rank(), 0);
+        const std::span<const std::int64_t> shape = ca.shape();
+        if (scalar_first)
+            run_binary<C>(op, shape, out.mutable_data(), out.strides(), &v, zeros, ca.data(), ca.strides());
+        else
+            run_binary<C>(op, shape, out.mutable_data(), out.strides(), ca.data(), ca.strides(), &v, zeros);
+    }
     if constexpr (is_floating_element_v<R>)
         if (records(ca.base())) [[unlikely]]
             record_binary_scalar(op, name, ca.base(), static_cast<double>(v), scalar_first, out.mutable_base());
