@@ -19,7 +19,7 @@ namespace {
 thread_local bool recording = true;
 // The node whose rule the reverse pass runs on this thread: saved inputs and results
 // take their nodes back from it (saving them took no reference).
-thread_local const std::shared_ptr<tape_node>* running_rule = nullptr;
+thread_local const node_ptr* running_rule = nullptr;
 
 bool is_floating(dtype d) noexcept { return d == dtype::f16 || d == dtype::f32 || d == dtype::f64; }
 
@@ -347,7 +347,7 @@ struct saved_tensor::block {
     }
 
     std::shared_ptr<void> owner;
-    std::shared_ptr<tape_node> kept_node;  // saved_kind::other only
+    node_ptr kept_node;  // saved_kind::other only
     std::byte* storage;
     std::int64_t extent;
     std::int64_t offset;
@@ -425,7 +425,7 @@ any_tensor saved_tensor::get() const {
         throw overwritten_saved_tensor{b.tensor().describe(), std::move(write)};
     // Without create_graph the rule records nothing: the tensor needs no node.
     if (b.kind == saved_kind::other || b.node == nullptr || !recording) return any_tensor(b.tensor());
-    const std::shared_ptr<tape_node>* found = nullptr;
+    const node_ptr* found = nullptr;
     if (running_rule != nullptr) {
         if (b.kind == saved_kind::output && running_rule->get() == b.node) found = running_rule;
         if (b.kind == saved_kind::input)
@@ -450,14 +450,245 @@ const std::string* intern_op_name(std::string_view s) {
     return &*names.emplace(s).first;
 }
 
-std::shared_ptr<tape_node> make_tape_node() { return std::allocate_shared<tape_node>(tape_allocator<tape_node>()); }
+// --- node counts -----------------------------------------------------------------------
+// Biased reference counting (Choi, Shull and Torrellas, PACT 2018). Recording copies
+// and drops node pointers four to six times an operation, nearly always on the thread
+// that made the nodes; a locked add costs as much as the rest of the count. So the
+// thread that made a node (its owner) counts its references in `local` with plain
+// stores, and other threads count theirs in `shared`, atomically. A node lives while
+// local + shared > 0, where shared may go below zero: a reference counted by the
+// owner can be dropped on another thread.
+//
+// shared holds the count times four and two flags. `merged`: local was moved into
+// shared (when the owner's count reached zero, or on request below) and every count
+// is atomic from then on; the owner marks this in its own count too (merged_local).
+// `queued`: another thread took shared below zero before the merge, and asked the
+// owner to merge by putting the node in its record's queue; the owner merges it when
+// it next makes a node, or when it ends. Only the owner writes `local`; once it has
+// ended, its record is `dead` and the thread that asks merges itself, under the
+// record's lock (which a thread taking over the record also takes).
+
+struct thread_record {
+    std::mutex mutex;
+    bool dead = false;                   // under mutex
+    std::vector<tape_node*> queue;       // under mutex
+    std::atomic<bool> queue_filled{false};  // a hint, read without the lock
+    thread_record* next_record = nullptr;   // every record ever made, for reuse
+};
+
+namespace {
+
+constexpr std::int64_t merged_flag = 1, queued_flag = 2, one_reference = 4;
+constexpr std::uint32_t merged_local = 0xffffffffu;
+
+[[nodiscard]] std::int64_t references(std::int64_t shared) noexcept { return shared >> 2; }
+
+// Records are never freed (nodes of ended threads point to theirs); an ended
+// thread's record goes to the next thread that makes nodes.
+std::mutex records_mutex;
+thread_record* all_records = nullptr;  // under records_mutex
+std::vector<thread_record*>& free_records() {  // under records_mutex
+    static auto* records = new std::vector<thread_record*>();  // outlives the threads' exits
+    return *records;
+}
+// The owner of nodes made by a thread after its record was given back: no thread.
+thread_record no_owner;
+
+// Trivially destructible: nodes dropped while the thread ends still read them.
+thread_local thread_record* my_record = nullptr;
+thread_local bool my_record_returned = false;
+
+void destroy_node(tape_node* n) noexcept;
+
+// Moves a node's own count into the shared one and takes its queued flag (if any)
+// away; true when no reference is left. By the owner, or under the record's lock
+// after its thread has ended.
+[[nodiscard]] bool merge(tape_node* n, bool was_queued) noexcept {
+    std::int64_t delta = was_queued ? -queued_flag : 0;
+    if (n->local != merged_local) delta += std::int64_t{n->local} * one_reference + merged_flag;
+    n->local = merged_local;
+    const std::int64_t now = n->shared.fetch_add(delta, std::memory_order_acq_rel) + delta;
+    return references(now) == 0 && (now & queued_flag) == 0;
+}
+
+void merge_queue(std::vector<tape_node*>& taken) noexcept {
+    for (tape_node* n : taken)
+        if (merge(n, true)) destroy_node(n);
+    taken.clear();
+}
+
+// The nodes other threads asked this one to merge.
+void merge_asked(thread_record& r) noexcept {
+    std::vector<tape_node*> taken;
+    {
+        std::lock_guard lock(r.mutex);
+        taken.swap(r.queue);
+        r.queue_filled.store(false, std::memory_order_relaxed);
+    }
+    merge_queue(taken);
+}
+
+struct record_keeper {
+    record_keeper() = default;
+    record_keeper(const record_keeper&) = delete;
+    record_keeper& operator=(const record_keeper&) = delete;
+    // The thread ends: merge what was asked, and from then on let the askers merge.
+    ~record_keeper() {
+        thread_record& r = *my_record;
+        for (;;) {
+            std::vector<tape_node*> taken;
+            {
+                std::lock_guard lock(r.mutex);
+                if (r.queue.empty()) {
+                    r.dead = true;
+                    break;
+                }
+                taken.swap(r.queue);
+            }
+            merge_queue(taken);
+        }
+        my_record = nullptr;  // this thread's own nodes are counted as another thread's now
+        my_record_returned = true;
+        std::lock_guard lock(records_mutex);
+        free_records().push_back(&r);
+    }
+};
+thread_local record_keeper keeper;
+
+thread_record* claim_record() {
+    thread_record* r = nullptr;
+    {
+        std::lock_guard lock(records_mutex);
+        auto& free = free_records();
+        if (!free.empty()) {
+            r = free.back();
+            free.pop_back();
+        } else {
+            r = new thread_record();
+            r->next_record = all_records;
+            all_records = r;
+        }
+    }
+    {
+        // Its nodes' own counts, as their last owner left them, are this thread's now.
+        std::lock_guard lock(r->mutex);
+        r->dead = false;
+    }
+    my_record = r;
+    (void)&keeper;  // constructs it on this thread, so that the record is given back at exit
+    return r;
+}
+
+// The record that owns the nodes this thread makes (no_owner once it has ended).
+thread_record* record_for_new_node() {
+    if (thread_record* r = my_record) [[likely]] {
+        if (r->queue_filled.load(std::memory_order_relaxed)) [[unlikely]]
+            merge_asked(*r);
+        return r;
+    }
+    return my_record_returned ? &no_owner : claim_record();
+}
+
+// A node just made for `r` (record_for_new_node): one reference, the caller's.
+node_ptr first_reference(tape_node* n, thread_record* r) noexcept {
+    n->owner = r;
+    if (r == &no_owner) {
+        n->local = merged_local;
+        n->shared.store(one_reference | merged_flag, std::memory_order_relaxed);
+    }
+    return node_ptr::adopt(n);
+}
+
+// Asks the owner of `n` to merge it (this thread set its queued flag), or merges it
+// here when the owner has ended.
+void ask_owner_to_merge(tape_node* n) noexcept {
+    thread_record& r = *n->owner;
+    bool last = false;
+    {
+        std::lock_guard lock(r.mutex);
+        if (!r.dead) {
+            r.queue.push_back(n);  // noexcept: out of memory here ends the program
+            r.queue_filled.store(true, std::memory_order_relaxed);
+            return;
+        }
+        last = merge(n, true);
+    }
+    if (last) destroy_node(n);
+}
+
+void release_shared(tape_node* n) noexcept {
+    std::int64_t before = n->shared.load(std::memory_order_relaxed);
+    std::int64_t after = 0;
+    do {
+        after = before - one_reference;
+        if ((before & (merged_flag | queued_flag)) == 0 && references(after) < 0) after |= queued_flag;
+    } while (!n->shared.compare_exchange_weak(before, after, std::memory_order_acq_rel, std::memory_order_relaxed));
+    if ((after & merged_flag) != 0) {
+        if (references(after) == 0 && (after & queued_flag) == 0) destroy_node(n);
+    } else if ((after & queued_flag) != 0 && (before & queued_flag) == 0) {
+        ask_owner_to_merge(n);
+    }
+}
+
+// Destroys nodes one after another, not by recursion: freeing a graph's last
+// reference frees its chain of inputs, which may be as long as the program ran.
+thread_local tape_node* dying = nullptr;
+thread_local bool destroying = false;
+
+void destroy_node(tape_node* n) noexcept {
+    n->next_dying = dying;
+    dying = n;
+    if (destroying) return;
+    destroying = true;
+    while (tape_node* d = dying) {
+        dying = d->next_dying;
+        d->~tape_node();
+        tape_deallocate(d, sizeof(tape_node));
+    }
+    destroying = false;
+}
+
+}  // namespace
+
+void retain_node(tape_node* n) noexcept {
+    if (n->owner == my_record && n->local != merged_local) {
+        ++n->local;
+        return;
+    }
+    n->shared.fetch_add(one_reference, std::memory_order_relaxed);
+}
+
+void release_node(tape_node* n) noexcept {
+    if (n->owner != my_record || n->local == merged_local) {
+        release_shared(n);
+        return;
+    }
+    if (--n->local != 0) return;
+    // No reference counted elsewhere (nor asked to be merged): none is left anywhere.
+    if (n->shared.load(std::memory_order_acquire) == 0 || merge(n, false)) destroy_node(n);
+}
+
+node_ptr make_tape_node() {
+    thread_record* r = record_for_new_node();
+    void* memory = tape_allocate(sizeof(tape_node));
+    return first_reference(::new (memory) tape_node(), r);
+}
 
 std::string tape_node::describe() const { return "'" + op + "' (result " + spec_text(shape.span(), names.span()) + ")"; }
 
 void attach_node(std::string_view op, tensor_base& out, std::initializer_list<const tensor_base*> inputs,
                  backward_rule rule) {
     if (!is_floating(out.type())) return;
-    out.set_grad_node(std::allocate_shared<tape_node>(tape_allocator<tape_node>(), op, out, inputs, std::move(rule)));
+    thread_record* r = record_for_new_node();
+    void* memory = tape_allocate(sizeof(tape_node));
+    tape_node* n = nullptr;
+    try {
+        n = ::new (memory) tape_node(op, out, inputs, std::move(rule));
+    } catch (...) {
+        tape_deallocate(memory, sizeof(tape_node));
+        throw;
+    }
+    out.set_grad_node(first_reference(n, r));
 }
 
 any_tensor zeros_of(dtype d, std::span<const std::int64_t> shape, std::span<const name> names) {
@@ -509,10 +740,10 @@ void accumulate_leaf(tape_node& leaf, any_tensor g, bool create_graph) {
 
 // Runs a node's rule with the node as running_rule, and names the rule when a
 // tensor it saved was overwritten.
-input_gradients run_rule(const std::shared_ptr<tape_node>& node, const any_tensor& g) {
+input_gradients run_rule(const node_ptr& node, const any_tensor& g) {
     struct running {
-        const std::shared_ptr<tape_node>* outer;
-        explicit running(const std::shared_ptr<tape_node>& n) noexcept : outer(std::exchange(running_rule, &n)) {}
+        const node_ptr* outer;
+        explicit running(const node_ptr& n) noexcept : outer(std::exchange(running_rule, &n)) {}
         running(const running&) = delete;
         running& operator=(const running&) = delete;
         ~running() { running_rule = outer; }
@@ -530,7 +761,7 @@ input_gradients run_rule(const std::shared_ptr<tape_node>& node, const any_tenso
 }  // namespace
 
 std::vector<std::optional<any_tensor>> run_backward(std::span<const backward_root> roots,
-                                                    std::span<const std::shared_ptr<tape_node>> targets,
+                                                    std::span<const node_ptr> targets,
                                                     bool accumulate, bool retain, bool create_graph) {
     std::unordered_map<const tape_node*, std::size_t> target_index;
     for (std::size_t i = 0; i < targets.size(); ++i) target_index.emplace(targets[i].get(), i);
@@ -564,7 +795,7 @@ std::vector<std::optional<any_tensor>> run_backward(std::span<const backward_roo
 
     std::vector<std::optional<any_tensor>> captured(targets.size());
     // Each with the reference that holds it (a root's or an input's), for running_rule.
-    std::vector<const std::shared_ptr<tape_node>*> ready;
+    std::vector<const node_ptr*> ready;
     for (const backward_root& r : roots)
         if (pending[r.node.get()] == 0 &&
             std::find_if(ready.begin(), ready.end(), [&](auto* p) { return p->get() == r.node.get(); }) == ready.end())
@@ -572,7 +803,7 @@ std::vector<std::optional<any_tensor>> run_backward(std::span<const backward_roo
     std::vector<tape_node*> passed;
     grad_mode_guard mode(create_graph);
     while (!ready.empty()) {
-        const std::shared_ptr<tape_node>* held = ready.back();
+        const node_ptr* held = ready.back();
         tape_node* n = held->get();
         ready.pop_back();
         auto it = gradients.find(n);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstddef>
 #include <cstring>
@@ -192,7 +193,7 @@ private:
 /// A node's inputs: two in the node (most operations), more in tape memory.
 class node_inputs {
 public:
-    using value_type = std::shared_ptr<tape_node>;
+    using value_type = node_ptr;
 
     node_inputs() noexcept = default;
     /// The nodes of `inputs` (null for a null pointer or a tensor outside any graph).
@@ -376,6 +377,10 @@ struct leaf_gradient {
     std::optional<tensor_base> value;
 };
 
+/// A thread that makes nodes: it counts their references without locked
+/// instructions (graph.cpp).
+struct thread_record;
+
 struct tape_node {
     // User-provided: make_tape_node's value-initialisation would zero the whole node
     // (its inline shape and names buffers too) before the members' initialisers run.
@@ -388,6 +393,15 @@ struct tape_node {
         shape.assign(result.shape());
         names.assign(result.names());
     }
+
+    // The counts of node_ptr (graph.cpp): the thread that made the node counts its own
+    // references in `local` with plain stores; other threads count in `shared`.
+    union {
+        thread_record* owner;  // set once, when made
+        tape_node* next_dying;  // once no reference is left: the nodes being destroyed
+    };
+    std::uint32_t local = 1;
+    std::atomic<std::int64_t> shared{0};
 
     op_name op;  // the operation, for messages
     dtype type = dtype::f32;
@@ -405,7 +419,7 @@ struct tape_node {
 };
 
 /// A new node (in tape memory).
-[[nodiscard]] std::shared_ptr<tape_node> make_tape_node();
+[[nodiscard]] node_ptr make_tape_node();
 
 /// Records `rule` as the node of `out`, with the nodes of `inputs` (a null pointer or
 /// a tensor outside any graph gives a null input). Does nothing when `out` is not
@@ -454,7 +468,7 @@ enum class saved_kind : std::uint8_t { other, input, output };
 
 /// Where a reverse pass starts: a node and the gradient of its result.
 struct backward_root {
-    std::shared_ptr<tape_node> node;
+    node_ptr node;
     any_tensor seed;
 };
 
@@ -463,7 +477,7 @@ struct backward_root {
 /// reaching leaves are added to their grad(). Without `retain`, the rules of the
 /// nodes passed are freed. With `create_graph` the rules record.
 [[nodiscard]] std::vector<std::optional<any_tensor>> run_backward(std::span<const backward_root> roots,
-                                                                  std::span<const std::shared_ptr<tape_node>> targets,
+                                                                  std::span<const node_ptr> targets,
                                                                   bool accumulate, bool retain, bool create_graph);
 
 /// Zeros of dtype `d` shaped as `shape` with `names`.

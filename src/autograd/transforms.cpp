@@ -60,7 +60,7 @@ std::vector<tensor_base> gradients_of(std::string_view op, const tensor_base& y,
     const any_tensor s = seed_for(op, y, seed);
     std::vector<std::optional<any_tensor>> captured(inputs.size());
     if (y.grad_node()) {
-        std::vector<std::shared_ptr<tape_node>> targets;
+        std::vector<node_ptr> targets;
         for (const tensor_base& x : inputs) targets.push_back(x.grad_node());
         const backward_root root{y.grad_node(), s};
         captured = run_backward({&root, 1}, targets, false, create_graph, create_graph);
@@ -81,9 +81,9 @@ tensor_base jvp_of(const tensor_base& y, const tensor_base& input, const tensor_
     // J t is the gradient, with respect to u, of u^T J t = (J^T u)^T t: a vjp whose
     // vector u is itself differentiated (the vjp is linear in u).
     const tensor_base u = grad_input(zeros_like_base(y).base());
-    const std::shared_ptr<tape_node> u_node = u.grad_node();
+    const node_ptr u_node = u.grad_node();
     const backward_root first{y.grad_node(), any_tensor(u)};
-    const std::shared_ptr<tape_node> x_node = input.grad_node();
+    const node_ptr x_node = input.grad_node();
     auto vjp = run_backward({&first, 1}, {&x_node, 1}, false, true, true);
     if (!vjp[0] || !vjp[0]->base().grad_node()) return zeros_like_base(y).base();
     any_tensor t(tangent.without_grad_node());

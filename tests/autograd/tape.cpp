@@ -251,3 +251,103 @@ TEST_CASE("two graphs on two threads at once", "[autograd][tape][threads]") {
     const auto expected = 50.0 * (nt::exp(x * 0.01) * x * 0.01 + nt::exp(x * 0.02) * 2.0 * x * 0.02);
     CHECK(nt::max(nt::abs(w.grad() - expected) / (1.0 + nt::abs(expected))).to_vector()[0] < 1e-12);
 }
+
+namespace {
+
+// The storage of a tensor that only the graph's saved tensors keep: expired once
+// the graph is freed.
+std::weak_ptr<void> storage_of(const nt::Tensor<double>& t) { return t.base().owner(); }
+
+}  // namespace
+
+TEST_CASE("a graph dropped on another thread is freed", "[autograd][tape][threads]") {
+    auto w = nt::full<double>({3}, 2.0).with_grad();
+
+    // Made on a thread that has ended: freed when the last tensor goes.
+    nt::Tensor<double> loss;
+    std::weak_ptr<void> saved;
+    std::thread([&] {
+        const auto a = nt::full<double>({3}, 3.0);
+        saved = storage_of(a);
+        loss = nt::sum(a * w);  // saves a
+    }).join();
+    CHECK(!saved.expired());
+    loss = nt::Tensor<double>();
+    CHECK(saved.expired());
+
+    // Made on a thread that still runs: freed by the time it has recorded again.
+    std::mutex m;
+    std::condition_variable cv;
+    int stage = 0;  // 1: graph handed over, 2: dropped here, 3: the thread recorded again
+    auto wait_for = [&](int s) {
+        std::unique_lock lock(m);
+        cv.wait(lock, [&] { return stage >= s; });
+    };
+    auto advance = [&](int s) {
+        const std::lock_guard lock(m);
+        stage = s;
+        cv.notify_all();
+    };
+    std::thread maker([&] {
+        {
+            const auto a = nt::full<double>({3}, 3.0);
+            saved = storage_of(a);
+            loss = nt::sum(nt::tanh(a * w));
+        }
+        advance(1);
+        wait_for(2);
+        const auto other = nt::sum(w * 3.0);  // records, so takes note of what was dropped
+        advance(3);
+        wait_for(4);
+    });
+    wait_for(1);
+    CHECK(!saved.expired());
+    loss = nt::Tensor<double>();
+    advance(2);
+    wait_for(3);
+    CHECK(saved.expired());
+    advance(4);
+    maker.join();
+}
+
+TEST_CASE("tensors of one graph copied and dropped on many threads at once", "[autograd][tape][threads]") {
+    auto w = nt::full<double>({4}, 0.5).with_grad();
+    std::weak_ptr<void> saved;
+    nt::Tensor<double> y;
+    {
+        const auto a = nt::full<double>({4}, 3.0);
+        saved = storage_of(a);
+        y = nt::exp(a * w);
+    }
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([y, w] {
+            for (int k = 0; k < 2000; ++k) {
+                const nt::Tensor<double> copy = y;  // a reference counted by a thread other than the maker
+                const auto z = copy * w;            // a node of this thread over the maker's
+                (void)z;
+            }
+        });
+    // Meanwhile this thread drops and takes references of its own.
+    for (int k = 0; k < 2000; ++k) {
+        const nt::Tensor<double> copy = y;
+        (void)copy;
+    }
+    for (auto& t : threads) t.join();
+    nt::sum(y).backward(nt::backward_options{.retain_graph = true});
+    CHECK(nt::max(nt::abs(w.grad() - 3.0 * nt::exp(nt::full<double>({4}, 1.5)))).to_vector()[0] < 1e-12);
+    CHECK(!saved.expired());
+    y = nt::Tensor<double>();
+    CHECK(saved.expired());
+}
+
+TEST_CASE("a graph as long as the program ran is freed without recursion", "[autograd][tape]") {
+    // 200,000 nodes, each holding the one before: a recursive free takes a frame per
+    // node and overflows the stack.
+    auto w = nt::full<double>({1}, 1.0).with_grad();
+    auto y = w * 1.0;
+    for (int k = 0; k < 200000; ++k) y = y + 1.0;
+    CHECK(y.to_vector()[0] == 200001.0);
+    y = nt::Tensor<double>();
+    CHECK(!y.requires_grad());
+}

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "nt/axis.hpp"
+#include "nt/detail/node_ptr.hpp"
 #include "nt/dtype.hpp"
 #include "nt/index.hpp"
 #include "nt/layout.hpp"
@@ -203,8 +204,8 @@ public:
     // --- the gradient tape (nt/autograd.hpp) ------------------------------------------
     /// The node of this tensor in a graph: a leaf marked with_grad, or the operation
     /// that computed it from one while recording; null outside any graph.
-    [[nodiscard]] const std::shared_ptr<tape_node>& grad_node() const noexcept { return grad_; }
-    void set_grad_node(std::shared_ptr<detail::tape_node> node) noexcept { grad_ = std::move(node); }
+    [[nodiscard]] const node_ptr& grad_node() const noexcept { return grad_; }
+    void set_grad_node(detail::node_ptr node) noexcept { grad_ = std::move(node); }
     /// The same tensor outside any graph (detach).
     [[nodiscard]] tensor_base without_grad_node() const {
         tensor_base t(*this);
@@ -223,7 +224,7 @@ private:
     std::shared_ptr<void> owner_;
     // Beside the owner, in the first cache line that a fresh result's destructor
     // reads anyway.
-    std::shared_ptr<detail::tape_node> grad_;
+    detail::node_ptr grad_;
     std::byte* storage_ = nullptr;
     std::int64_t extent_ = 0;
     nt::layout layout_;
