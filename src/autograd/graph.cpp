@@ -716,10 +716,10 @@ namespace {
 // types and may leave an axis unnamed.
 any_tensor conform(any_tensor g, const tape_node& n) {
     if (g.dtype() != n.type) g = g.astype(n.type);
-    if (!std::ranges::equal(g.shape(), n.shape.span()))
+    if (!equal_few(g.shape(), n.shape.span()))
         throw error(errc::invalid_argument, "backward: the rule of " + n.describe() + " gave a gradient " +
                                                 g.base().describe() + " (an ntensor defect: please report it)");
-    if (!std::ranges::equal(g.names(), n.names.span())) g = g.rename(n.names.span());
+    if (!equal_few(g.names(), n.names.span())) g = g.rename(n.names.span());
     return g;
 }
 
@@ -870,7 +870,7 @@ void backward_from(const tensor_base& y, const tensor_base* seed, const backward
                         "was computed under nt::no_grad");
     any_tensor s;
     if (seed != nullptr) {
-        if (!std::ranges::equal(seed->shape(), y.shape()) || !std::ranges::equal(seed->names(), y.names()))
+        if (!same_spec(*seed, y))
             throw error(errc::invalid_argument, "backward: the seed " + seed->describe() + " must have the shape and names of " +
                                                     y.describe());
         s = any_tensor(seed->without_grad_node());
