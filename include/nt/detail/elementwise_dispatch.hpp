@@ -320,8 +320,9 @@ void binary_into(std::string_view name, const Tensor<A>& a, const Tensor<B>& b, 
 template <class C, class R>
 Tensor<R> binary_scalar_same_type(binary_op op, std::string_view name, const Tensor<C>& ca, C v, bool scalar_first) {
     // Small C-ordered work is one row of n elements and one value: the row plan's kernel
-    // call, without the spec, the zero strides and the general planner (a (4,8) * 0.5
-    // cost a tensor-tensor product's time and a half through them).
+    // call, as for two tensors, without building a spec and zero strides for the
+    // general planner (which made a tensor-scalar operation slower than a tensor-tensor
+    // one).
     const std::int64_t n = ca.size();
     const bool plain = n > 0 && rows_fit(n) && c_ordered(ca.base());
     Tensor<R> out = plain ? Tensor<R>(in_place_base,
